@@ -4,6 +4,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 
@@ -33,6 +34,16 @@ std::uint64_t peak_rss_bytes() {
     rusage ru{};
     ::getrusage(RUSAGE_SELF, &ru);
     return static_cast<std::uint64_t>(ru.ru_maxrss) * 1024;  // Linux reports KiB
+}
+
+double load_average() {
+    double load[1] = {0};
+    return ::getloadavg(load, 1) == 1 ? load[0] : -1;
+}
+
+std::string omp_wait_policy() {
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    return policy && *policy ? policy : "default";
 }
 
 std::string utc_timestamp() {

@@ -15,6 +15,9 @@
 
 namespace {
 
+//! The implementations built into this binary, as --impl names.
+const std::vector<std::string> available_impls = {"stxxl_pq", "stxxl_sorter"};
+
 pq_bench::run_result run(const pq_bench::options& o) {
     if (o.impl == "stxxl_pq") return pq_bench::run_stxxl_pq(o);
     if (o.impl == "stxxl_sorter") return pq_bench::run_stxxl_sorter(o);
@@ -28,6 +31,10 @@ int main(int argc, char** argv) {
     for (const std::string& a : args) {
         if (a == "--help" || a == "-h") {  // before STXXL is touched
             std::cout << pq_bench::usage();
+            return 0;
+        }
+        if (a == "--list-impls") {  // for bench/run-pq
+            for (const std::string& impl : available_impls) std::cout << impl << "\n";
             return 0;
         }
     }

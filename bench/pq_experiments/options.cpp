@@ -22,6 +22,7 @@ const char* usage() {
            "         [--volume 64MiB] [--memory 16MiB] [--bulk-size N] [--threads N]\n"
            "         [--item-bytes {8,24}] [--seed N] [--io {syscall,linuxaio,mmap}]\n"
            "         [--tmp-dir DIR] [--header]\n"
+           "       pq_experiments --list-impls\n"
            "Prints one CSV row (with --header: the header line first). The bulk size is the\n"
            "fixed bulk of bulk-rewrite (default 640000), the largest random bulk of\n"
            "asc-rbulk-rewrite (default 640000) and the PPQ's bulk_pop size in the pop phase of\n"

@@ -34,7 +34,8 @@ void write_csv_header(std::ostream& out) {
     out << "impl,experiment,item_bytes,volume_bytes,items,memory_bytes,memory_used_bytes,"
            "memory_note,threads,bulk_size,bulk_mode,bulks,seconds_push,seconds_pop,"
            "seconds_prefill,seconds_rewrite,seconds_total,items_per_s,bytes_read,"
-           "bytes_written,peak_rss_bytes,cores,cpu_model,io_method,seed,verified,date\n";
+           "bytes_written,peak_rss_bytes,cores,cpu_model,load_avg_1min,omp_wait_policy,io_method,seed,"
+           "verified,date\n";
 }
 
 void write_csv_row(std::ostream& out, const options& o, const run_result& r) {
@@ -52,7 +53,8 @@ void write_csv_row(std::ostream& out, const options& o, const run_result& r) {
         << seconds(total) << ',' << std::fixed << std::setprecision(0)
         << (total > 0 ? static_cast<double>(o.items()) / total : 0.0) << ',' << r.bytes_read
         << ',' << r.bytes_written << ',' << peak_rss_bytes() << ',' << cpu_cores() << ','
-        << quoted(cpu_model()) << ',' << o.io_method << ',' << o.seed << ",yes,"
+        << quoted(cpu_model()) << ',' << std::setprecision(2) << load_average() << ','
+        << omp_wait_policy() << ',' << o.io_method << ',' << o.seed << ",yes,"
         << utc_timestamp() << '\n';
 }
 
