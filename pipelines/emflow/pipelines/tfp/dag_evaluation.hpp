@@ -50,7 +50,7 @@ using message_queue = parallel_priority_queue<message, later_target>;
 struct evaluation_config {
     ppq_config queue;                      //!< the message queue (its memory budget)
     unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
-    std::uint64_t max_window = 1u << 20;   //!< most nodes per window (bounds the window's RAM)
+    std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
 };
 
 namespace detail {
