@@ -1,0 +1,15 @@
+// bench/pq_experiments/implementations.hpp: one entry point per implementation under test.
+#pragma once
+
+#include "options.hpp"
+#include "run_result.hpp"
+
+namespace pq_bench {
+
+//! STXXL's priority_queue (sequence heap; parallel multiway merges in Debian's build).
+run_result run_stxxl_pq(const options& o);
+
+//! STXXL's stream sorter (push-*-pop only): the baseline of the paper.
+run_result run_stxxl_sorter(const options& o);
+
+}  // namespace pq_bench

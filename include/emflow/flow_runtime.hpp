@@ -1,0 +1,187 @@
+// emflow/flow_runtime.hpp: the parallel runtime of flow graphs, on oneTBB.
+//
+// One process-wide tbb::task_arena runs every pipeline segment and every parallel sort, so the
+// cores are never oversubscribed however many async nodes and sorters a graph has. materialize()
+// creates a run_context (a task_group plus the first error) and starts the graph; async nodes run
+// their segments as tasks that fill (or drain) ONE buffer and return, and are spawned again when
+// a free buffer exists. A node that must wait (a consumer for a full buffer, a producer for a free
+// one, a sorter's reader for its input to end) suspends its task with tbb::task::suspend: the
+// thread goes on executing other pending tasks and the task is resumed when the event happens.
+// No thread spins or blocks, so any number of async nodes runs on any number of threads
+// (down to 1) without deadlock. See docs/flow-runtime.md for the design and its measured cost.
+#pragma once
+
+#include <oneapi/tbb/task.h>
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace emflow {
+
+//! Thrown inside a graph's segments once another segment failed; materialize() replaces it by
+//! the original error.
+class flow_cancelled : public std::runtime_error {
+public:
+    flow_cancelled() : std::runtime_error("emflow: flow graph cancelled") {}
+};
+
+namespace detail {
+
+inline int& flow_concurrency_setting() {
+    static int n = 0;
+    return n;
+}
+
+}  // namespace detail
+
+//! Sets the number of threads of the shared arena; call before the first graph runs
+//! (0: $EMFLOW_THREADS, else all hardware threads).
+inline void set_flow_concurrency(int threads) { detail::flow_concurrency_setting() = threads; }
+
+//! The process-wide arena that runs all segments and parallel sorts.
+inline tbb::task_arena& flow_arena() {
+    static tbb::task_arena arena([] {
+        int n = detail::flow_concurrency_setting();
+        if (n <= 0)
+            if (const char* s = std::getenv("EMFLOW_THREADS"); s && *s) n = std::atoi(s);
+        if (n <= 0) n = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+        return n;
+    }());
+    return arena;
+}
+
+class run_context;
+
+//! A condition that tasks wait for by suspending; guarded by the owner's mutex.
+class wait_point {
+public:
+    //! Waits (lock held on entry and exit) until ready() or the graph is cancelled; then throws
+    //! flow_cancelled if cancelled.
+    template <class Ready>
+    void wait(std::unique_lock<std::mutex>& lock, run_context& ctx, Ready ready);
+    //! Resumes every waiter; call with the owner's mutex held.
+    void notify_all() {
+        for (auto sp : waiters_) tbb::task::resume(sp);
+        waiters_.clear();
+    }
+
+private:
+    std::vector<tbb::task::suspend_point> waiters_;
+};
+
+//! One execution of a flow graph: its task group, its first error and its waiters.
+class run_context {
+public:
+    run_context() = default;
+    run_context(const run_context&) = delete;
+    run_context& operator=(const run_context&) = delete;
+
+    //! Runs f as a task of this graph; an exception from f cancels the graph.
+    template <class F>
+    void spawn(F&& f) {
+        group_.run([this, f = std::forward<F>(f)] {
+            if (cancelled()) return;
+            try {
+                f();
+            } catch (...) {
+                fail(std::current_exception());
+            }
+        });
+    }
+
+    //! Records the first error, cancels the graph and wakes every waiting task.
+    void fail(std::exception_ptr e) {
+        std::vector<std::pair<std::mutex*, wait_point*>> points;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (!error_ && !is_cancellation(e)) error_ = e;
+            cancelled_.store(true);
+            points = points_;
+        }
+        for (auto [m, wp] : points) {
+            std::lock_guard<std::mutex> lock(*m);
+            wp->notify_all();
+        }
+    }
+
+    //! True once a segment failed.
+    bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+    //! Registers a wait point (guarded by mutex m) to be woken on cancellation.
+    void register_wait_point(std::mutex& m, wait_point& wp) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        points_.emplace_back(&m, &wp);
+    }
+
+    //! Waits for every task; call from materialize() in the arena.
+    void wait_all() { group_.wait(); }
+
+    //! The first error, if any.
+    std::exception_ptr error() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return error_;
+    }
+
+private:
+    static bool is_cancellation(std::exception_ptr e) {
+        try {
+            std::rethrow_exception(e);
+        } catch (const flow_cancelled&) {
+            return true;
+        } catch (...) {
+            return false;
+        }
+    }
+
+    tbb::task_group group_;
+    mutable std::mutex mutex_;
+    std::exception_ptr error_;
+    std::atomic<bool> cancelled_{false};
+    std::vector<std::pair<std::mutex*, wait_point*>> points_;
+};
+
+template <class Ready>
+void wait_point::wait(std::unique_lock<std::mutex>& lock, run_context& ctx, Ready ready) {
+    while (!ready() && !ctx.cancelled()) {
+        std::mutex* m = lock.mutex();
+        lock.unlock();
+        tbb::task::suspend([&](tbb::task::suspend_point sp) {
+            std::lock_guard<std::mutex> guard(*m);
+            if (ready() || ctx.cancelled())
+                tbb::task::resume(sp);
+            else
+                waiters_.push_back(sp);
+        });
+        lock.lock();
+    }
+    if (ctx.cancelled()) throw flow_cancelled();
+}
+
+//! Runs a started graph's driver f in the shared arena: waits for every task, and rethrows the
+//! first error of any segment (the original one, not a flow_cancelled).
+template <class Start, class Drive>
+void run_graph(Start&& start, Drive&& drive) {
+    flow_arena().execute([&] {
+        run_context ctx;
+        try {
+            start(ctx);
+            drive(ctx);
+        } catch (...) {
+            ctx.fail(std::current_exception());
+        }
+        ctx.wait_all();
+        if (auto e = ctx.error()) std::rethrow_exception(e);
+        if (ctx.cancelled()) throw flow_cancelled();
+    });
+}
+
+}  // namespace emflow

@@ -1,0 +1,98 @@
+// emflow/nodes/materialize.hpp: the primary sink. materialize() starts the whole graph (pull
+// edges backwards, push edges forwards), runs it in the shared arena, and rethrows the first
+// exception of any node (also from async segments on other threads) after every segment stopped.
+//
+//   materialize(streamify(in) | transform(f), out);   // out: stxxl::vector, replaced
+//   materialize(src, std::back_inserter(v));          // any output iterator
+//   materialize(src, sink);                           // a push node: pushes all, then push_stop
+#pragma once
+
+#include <emflow/node.hpp>
+
+#include <stxxl/vector>
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace emflow {
+
+namespace detail {
+
+template <class I, class = void>
+struct is_iterator : std::false_type {};
+template <class I>
+struct is_iterator<I, std::void_t<typename std::iterator_traits<I>::iterator_category>>
+    : std::true_type {};
+
+template <class N, class = void>
+struct is_push_node : std::false_type {};
+template <class N>
+struct is_push_node<N, std::void_t<decltype(std::declval<N&>().push_stop())>> : std::true_type {};
+
+//! Pulls src to its end, calling f(batch iterator, n) per batch.
+template <class Src, class F>
+void drain(Src& src, F&& f) {
+    while (!src.empty()) {
+        std::size_t n = src.batch_length();
+        f(src.batch_begin(), n);
+        src += n;
+    }
+}
+
+}  // namespace detail
+
+//! Runs the graph ending in src, writing its elements to out; returns the final iterator.
+template <class Src, class OutIt,
+          std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
+OutIt materialize(Src&& src, OutIt out) {
+    run_graph([&](run_context& ctx) { src.start(ctx); },
+              [&](run_context&) {
+                  detail::drain(src, [&](auto first, std::size_t n) {
+                      for (std::size_t i = 0; i < n; ++i) *out++ = first[i];
+                  });
+              });
+    return out;
+}
+
+//! Runs the graph ending in src, replacing out's contents by its elements.
+template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
+void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out) {
+    out.clear();
+    run_graph([&](run_context& ctx) { src.start(ctx); },
+              [&](run_context&) {
+                  typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
+                  detail::drain(src, [&](auto first, std::size_t n) {
+                      for (std::size_t i = 0; i < n; ++i) writer << first[i];
+                  });
+                  writer.finish();
+              });
+}
+
+//! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
+template <class Src, class Sink,
+          std::enable_if_t<detail::is_push_node<std::decay_t<Sink>>::value, int> = 0>
+void materialize(Src&& src, Sink&& sink) {
+    using T = value_t<Src>;
+    std::vector<T> scratch;
+    run_graph(
+        [&](run_context& ctx) {
+            src.start(ctx);
+            sink.start(ctx);
+            scratch.resize(default_chunk);
+        },
+        [&](run_context&) {
+            while (!src.empty()) {
+                std::size_t n = std::min(src.batch_length(), scratch.size());
+                with_contiguous(src.batch_begin(), n, scratch.data(),
+                                [&](const T* p, std::size_t k) { sink.push_batch(p, k); });
+                src += n;
+            }
+            sink.push_stop();
+        });
+}
+
+}  // namespace emflow

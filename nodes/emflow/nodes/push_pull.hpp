@@ -1,0 +1,93 @@
+// emflow/nodes/push_pull.hpp: push-pull node: synchronizes a pushing segment with a pulling one
+// through two swapped buffers (Figure 3), doing no work itself. The two sides must run in
+// different segments (e.g. the pushers are driven by an async node or a pump), otherwise the
+// pusher waits forever for a swap.
+//
+//   push_pull_node<std::uint64_t> pp(1 << 16);  split(src, pp) ... ; auto tail = pp | transform(f);
+#pragma once
+
+#include <emflow/node.hpp>
+#include <emflow/swap_channel.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <memory>
+
+namespace emflow {
+
+//! Push node on one side, pull node on the other.
+template <class T>
+class push_pull_node {
+public:
+    using value_type = T;  //!< element type
+
+    //! Two buffers of buffer_elems elements.
+    explicit push_pull_node(std::size_t buffer_elems = 1 << 16)
+        : capacity_(buffer_elems), channel_(std::make_unique<swap_channel<T>>()) {}
+
+    //! Allocates the buffers (once, though reached from both sides).
+    void start(run_context& ctx) {
+        if (started_) return;
+        started_ = true;
+        channel_->open(ctx, capacity_);
+    }
+
+    // ---- push side ----
+    //! Buffers x (waits for a swap when the buffer is full).
+    void push(const T& x) {
+        channel_->producer_buffer()[fill_++] = x;
+        if (fill_ == channel_->capacity()) hand_over(false);
+    }
+    //! Buffers n elements.
+    void push_batch(const T* p, std::size_t n) {
+        while (n > 0) {
+            std::size_t k = std::min(n, channel_->capacity() - fill_);
+            std::copy(p, p + k, channel_->producer_buffer() + fill_);
+            fill_ += k;
+            p += k;
+            n -= k;
+            if (fill_ == channel_->capacity()) hand_over(false);
+        }
+    }
+    //! Publishes the last buffer.
+    void push_stop() { hand_over(true); }
+
+    // ---- pull side ----
+    //! True after the pushers stopped and everything was pulled.
+    bool empty() {
+        while (pos_ == channel_->consumer_length()) {
+            if (!more_) return true;
+            more_ = channel_->swap_in();
+            pos_ = 0;
+        }
+        return false;
+    }
+    //! Current element.
+    const T& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    push_pull_node& operator++() { return *this += 1; }
+    //! Elements left in the consumer buffer.
+    std::size_t batch_length() { return empty() ? 0 : channel_->consumer_length() - pos_; }
+    //! The consumer buffer.
+    const T* batch_begin() { return channel_->consumer_data() + pos_; }
+    //! Advances by n <= batch_length().
+    push_pull_node& operator+=(std::size_t n) {
+        pos_ += n;
+        return *this;
+    }
+
+private:
+    void hand_over(bool last) {
+        channel_->publish(fill_, last);
+        fill_ = 0;
+        if (!last) channel_->wait_swapped();
+    }
+
+    std::size_t capacity_;
+    std::unique_ptr<swap_channel<T>> channel_;
+    bool started_ = false;
+    std::size_t fill_ = 0, pos_ = 0;
+    bool more_ = true;
+};
+
+}  // namespace emflow

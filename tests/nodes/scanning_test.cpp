@@ -1,0 +1,211 @@
+// Sources, sinks and scanning nodes against naive in-memory references: random inputs, empty
+// input, one element, consumers mixing element-wise and batch access with batch sizes 1..5000.
+#include <catch2/catch.hpp>
+
+#include <emflow/flow.hpp>
+#include <stxxl/vector>
+
+#include <list>
+#include <numeric>
+
+#include "node_test_util.hpp"
+#include "test_env.hpp"
+
+using namespace emflow;
+using emflow_test::drain_mixed;
+using u64 = std::uint64_t;
+
+TEST_CASE("streamify over std::vector, iterator ranges and list", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto v = emflow_test::random_values(rng, n);
+        auto a = streamify(v);
+        CHECK(drain_mixed(a, rng) == v);
+        auto b = streamify(v.begin(), v.end());
+        CHECK(drain_mixed(b, rng) == v);
+        std::list<u64> l(v.begin(), v.end());
+        auto c = streamify(l.begin(), l.end());
+        CHECK(drain_mixed(c, rng) == v);
+    }
+}
+
+TEST_CASE("streamify over stxxl::vector forwards and reverse, materialize back", "[nodes]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(5000),
+                          std::size_t(300000 + rng() % 100000)}) {
+        auto v = emflow_test::random_values(rng, n);
+        stxxl::VECTOR_GENERATOR<u64>::result ev;
+        for (u64 x : v) ev.push_back(x);
+        auto fwd = streamify(ev);
+        CHECK(drain_mixed(fwd, rng) == v);
+        auto rev = streamify_reverse(ev);
+        CHECK(drain_mixed(rev, rng) == std::vector<u64>(v.rbegin(), v.rend()));
+
+        stxxl::VECTOR_GENERATOR<u64>::result out;
+        out.push_back(42);  // replaced
+        materialize(streamify(ev) | transform([](u64 x) { return x ^ 1; }), out);
+        REQUIRE(out.size() == n);
+        std::vector<u64> back(out.begin(), out.end());
+        for (auto& x : back) x ^= 1;
+        CHECK(back == v);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("generate and from_refill", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        u64 next = 7;
+        auto g = generate(n, [&next] { return next++ * 3; });
+        std::vector<u64> expect(n);
+        for (std::size_t i = 0; i < n; ++i) expect[i] = (7 + i) * 3;
+        CHECK(drain_mixed(g, rng) == expect);
+
+        std::size_t pos = 0;
+        std::size_t chunk = 1 + rng() % 100;
+        auto r = from_refill<u64>(
+            [&](u64* out, std::size_t cap) {
+                std::size_t k = std::min({cap, n - pos, std::size_t(1 + rng() % 50)});
+                for (std::size_t i = 0; i < k; ++i) out[i] = expect[pos + i];
+                pos += k;
+                return k;
+            },
+            chunk);
+        CHECK(drain_mixed(r, rng) == expect);
+    }
+}
+
+TEST_CASE("transform, filter and tap chains", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto v = emflow_test::random_values(rng, n, 1000);
+        std::vector<u64> expect;
+        checksum ref_in, ref_out;
+        u64 tapped_sum = 0, ref_sum = 0;
+        for (u64 x : v) {
+            ref_in.add(x);
+            u64 y = x * 3 + 1;
+            if (y % 4 != 0) {
+                ref_sum += y;
+                expect.push_back(y + 5);
+                ref_out.add(y + 5);
+            }
+        }
+        checksum in_sum, out_sum;
+        auto chain = streamify(v) | tap_checksum(in_sum) | transform([](u64 x) { return x * 3 + 1; }) |
+                     filter([](u64 y) { return y % 4 != 0; }) |
+                     tap([&](u64 y) { tapped_sum += y; }) | transform([](u64 y) { return y + 5; }) |
+                     tap_checksum(out_sum);
+        CHECK(drain_mixed(chain, rng) == expect);
+        CHECK(in_sum == ref_in);
+        CHECK(out_sum == ref_out);
+        CHECK(tapped_sum == ref_sum);
+        CHECK(in_sum.count() == n);
+    }
+}
+
+TEST_CASE("checksum distinguishes multisets and ignores order", "[nodes]") {
+    checksum a, b, c;
+    for (u64 x : {1, 2, 3}) a.add(x);
+    for (u64 x : {3, 1, 2}) b.add(x);
+    for (u64 x : {1, 2, 4}) c.add(x);
+    CHECK(a == b);
+    CHECK(a != c);
+    CHECK(a.value() == b.value());
+}
+
+TEST_CASE("zip joins two inputs and stops at the shorter", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto a = emflow_test::random_values(rng, n);
+        std::size_t m = n == 0 ? 0 : rng() % (n + 10);
+        auto b = emflow_test::random_values(rng, m);
+        std::vector<std::pair<u64, u64>> expect;
+        for (std::size_t i = 0; i < std::min(n, m); ++i) expect.emplace_back(a[i], b[i]);
+        auto z = zip(streamify(a) | filter([](u64) { return true; }),
+                     streamify(b) | transform([](u64 x) { return x; }));
+        CHECK(drain_mixed(z, rng) == expect);
+    }
+}
+
+namespace {
+
+//! A push sink recording everything (reference for push edges).
+struct recording_sink {
+    using value_type = u64;
+    std::vector<u64>* out;
+    bool* stopped;
+    void start(run_context&) {}
+    void push(const u64& x) { out->push_back(x); }
+    void push_batch(const u64* p, std::size_t n) { out->insert(out->end(), p, p + n); }
+    void push_stop() { *stopped = true; }
+};
+
+//! An element-wise only user node (no batch interface): counts up to n.
+struct counting_node {
+    u64 i = 0, n;
+    void start(run_context&) {}
+    bool empty() const { return i == n; }
+    u64 operator*() const { return i * i; }
+    counting_node& operator++() {
+        ++i;
+        return *this;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("split pushes side-ways while pulled into sinks and push_transform", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto v = emflow_test::random_values(rng, n);
+        std::vector<u64> side;
+        bool stopped = false;
+        count_sink<u64> counter;
+        auto s = split(streamify(v) | transform([](u64 x) { return x + 1; }),
+                       recording_sink{&side, &stopped}, counter);
+        auto got = drain_mixed(s, rng);
+        std::vector<u64> expect(v);
+        for (auto& x : expect) ++x;
+        CHECK(got == expect);
+        CHECK(side == expect);
+        CHECK(stopped);
+        CHECK(counter.count() == n);
+        CHECK(counter.stopped());
+
+        std::vector<u64> pushed;
+        bool stopped2 = false;
+        materialize(streamify(v), push_transform<u64>(recording_sink{&pushed, &stopped2},
+                                                      [](u64 x) { return x / 2; }));
+        std::vector<u64> halves(v);
+        for (auto& x : halves) x /= 2;
+        CHECK(pushed == halves);
+        CHECK(stopped2);
+    }
+}
+
+TEST_CASE("materialize to an output iterator and the batched adapter over an element-wise node", "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (u64 n : {0, 1, 5, 10000}) {
+        std::vector<u64> out;
+        materialize(batched(counting_node{0, n}, 1 + rng() % 300) | filter([](u64 x) { return x % 2 == 0; }),
+                    std::back_inserter(out));
+        std::vector<u64> expect;
+        for (u64 i = 0; i < n; ++i)
+            if (i * i % 2 == 0) expect.push_back(i * i);
+        CHECK(out == expect);
+    }
+}
+
+TEST_CASE("an exception in a scanning node reaches materialize's caller", "[nodes][errors]") {
+    std::vector<u64> v(10000);
+    std::iota(v.begin(), v.end(), 0);
+    std::vector<u64> out;
+    CHECK_THROWS_WITH(materialize(streamify(v) | transform([](u64 x) {
+                                      if (x == 5000) throw std::runtime_error("boom");
+                                      return x;
+                                  }),
+                                  std::back_inserter(out)),
+                      "boom");
+}
