@@ -31,6 +31,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -74,7 +75,7 @@ public:
             if (ctx_.cancelled()) throw flow_cancelled();
             const std::size_t n = std::min(src.batch_length(), chunk_items_ - chunk->size());
             auto first = src.batch_begin();
-            chunk->insert(chunk->end(), first, first + n);
+            for (std::size_t i = 0; i < n; ++i) chunk->push_back(first[i]);
             src += n;
             if (chunk->size() == chunk_items_) {
                 hand_on(std::move(chunk));
@@ -114,7 +115,7 @@ private:
             return;
         }
         auto shared = std::shared_ptr<std::vector<T>>(chunk.release());
-        ctx_.spawn([this, shared]() mutable {
+        ctx_.spawn([this, shared]() {
             struct done_guard {
                 chunk_inserter* self;
                 ~done_guard() { self->in_flight_.fetch_sub(1); }
@@ -171,7 +172,8 @@ void bulk_push_from(Queue& q, std::size_t approx_size, const bulk_push_options& 
 }
 
 //! bulk_push_from with default options.
-template <class Queue, class... Sources>
+template <class Queue, class... Sources,
+          std::enable_if_t<(is_pull_node_v<Sources> && ...), int> = 0>
 void bulk_push_from(Queue& q, std::size_t approx_size, Sources&&... sources) {
     bulk_push_from(q, approx_size, bulk_push_options(), std::forward<Sources>(sources)...);
 }
