@@ -1,0 +1,573 @@
+// emflow/ppq.hpp: the bulk-parallel external-memory priority queue (Bingmann, Keh, Sanders,
+// SEA 2015, section 3) on STXXL's block manager and asynchronous I/O.
+//
+//   emflow::ppq_config cfg;
+//   cfg.memory_bytes = 1ull << 30;
+//   emflow::parallel_priority_queue<std::uint64_t, std::greater<>> pq(std::greater<>(), cfg);
+//   pq.bulk_push_begin(n);
+//   #pragma omp parallel for
+//   for (...) pq.bulk_push(x);              // thread id from OpenMP or oneTBB
+//   pq.bulk_push_end();
+//   std::vector<std::uint64_t> out;
+//   pq.bulk_pop(out, 100000);               // the 100000 smallest, in order
+//
+// Ordering is that of std::priority_queue: top() is the greatest item under Compare.
+// Structure: one insertion heap per thread -> sorted internal arrays by level (merged when a
+// level is full) -> when RAM is exhausted, one parallel multiway merge of all internal arrays
+// and the extract buffer into a new external array on disk -> external arrays by level, read
+// through dynamic block prefetching into the extract buffer (for top/pop) or directly into
+// bulk_pop's output. See the headers in emflow/ppq/ for each part.
+//
+// Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
+// every other member is called by one thread at a time. Heavy work (sorting, merging) runs on
+// num_threads OpenMP threads.
+//
+// Errors: misuse (pop on empty, push inside a bulk phase, nested phases, a limit_push before
+// the limit, a thread id out of range) throws std::logic_error / std::invalid_argument and leaves
+// the queue unchanged. Any other exception -- from the comparator (also when thrown inside a
+// parallel sort or merge: it is carried to the calling thread), std::bad_alloc, or an
+// stxxl::io_error such as a full disk -- leaves the queue *failed*: its contents are
+// unspecified, every further member except the destructor throws std::logic_error, and the
+// destructor waits for pending I/O and frees all RAM and disk blocks.
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/ppq/config.hpp>
+#include <emflow/ppq/external_arrays.hpp>
+#include <emflow/ppq/external_writer.hpp>
+#include <emflow/ppq/insertion_heaps.hpp>
+#include <emflow/ppq/internal_arrays.hpp>
+#include <emflow/ppq/parallel_algorithms.hpp>
+#include <emflow/ppq/stats.hpp>
+
+#include <omp.h>
+#include <tbb/task_arena.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+namespace emflow {
+
+template <class T, class Compare = std::less<T>>
+class parallel_priority_queue {
+    static_assert(std::is_trivially_copyable_v<T>, "parallel_priority_queue needs trivially "
+                                                   "copyable items (they are written to disk)");
+    using order_type = ppq_detail::pop_order<Compare>;
+
+public:
+    using value_type = T;          //!< the item type
+    using size_type = std::size_t; //!< item counts
+
+    //! Creates an empty queue; throws std::invalid_argument for an unusable configuration.
+    explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
+        : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
+          heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
+          extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
+        ensure_external_memory();
+        for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(cfg_.heap_items);
+        note_memory();
+    }
+    parallel_priority_queue(const parallel_priority_queue&) = delete;
+    parallel_priority_queue& operator=(const parallel_priority_queue&) = delete;
+
+    //! Number of items.
+    size_type size() const {
+        return heaps_.size() + internal_.size() + (extract_end_ - extract_begin_) +
+               external_.size() + (limit_end_ - limit_begin_);
+    }
+    //! True if there are no items.
+    bool empty() const { return size() == 0; }
+    //! The configuration in effect (after defaults and rounding).
+    const ppq_detail::resolved_config& config() const { return cfg_; }
+
+    //! Inserts x.
+    void push(const T& x) {
+        usable();
+        expect(phase::normal, "push() inside a bulk or limit phase (use bulk_push/limit_push)");
+        guarded([&] {
+            heaps_.push(0, x);
+            if (heaps_[0].items.size() >= cfg_.heap_items) {
+                flush_heap(0, cfg_.threads);
+                refresh_heaps();
+            }
+        });
+    }
+    //! The next item in pop order (the greatest under Compare).
+    const T& top() {
+        usable();
+        expect(phase::normal, "top() inside a bulk or limit phase (use limit_top)");
+        nonempty("top()");
+        const T* t = nullptr;
+        guarded([&] { t = &find_top().item(*this); });
+        return *t;
+    }
+    //! Removes the next item in pop order.
+    void pop() {
+        usable();
+        expect(phase::normal, "pop() inside a bulk or limit phase (use limit_pop)");
+        nonempty("pop()");
+        guarded([&] { remove(find_top()); });
+    }
+
+    //! Starts a bulk insertion of about approx_bulk_size items.
+    void bulk_push_begin(size_type approx_bulk_size) {
+        usable();
+        expect(phase::normal, "bulk_push_begin() inside a bulk or limit phase");
+        guarded([&] {
+            external_.set_prefetch(false);
+            // Larger bulks let the insertion heaps grow into free RAM: sorting beats heaps.
+            const std::size_t per_heap = approx_bulk_size / cfg_.threads + 1;
+            const std::size_t spare = free_internal_bytes() / 2 / cfg_.threads / sizeof(T);
+            bulk_cap_ = std::clamp(per_heap + per_heap / 8, cfg_.heap_items,
+                                   cfg_.heap_items + spare);
+            heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
+            for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
+            phase_.store(phase::bulk, std::memory_order_release);
+            note_memory();
+        });
+    }
+    //! Inserts x in a bulk phase, from the thread with id thread_id < num_threads; threads
+    //! with different ids may call this concurrently.
+    void bulk_push(const T& x, unsigned thread_id) {
+        if (phase_.load(std::memory_order_relaxed) != phase::bulk)
+            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
+                                   "bulk_push_begin()/bulk_push_end()");
+        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        auto& v = heaps_[thread_id].items;
+        v.push_back(x);
+        if (v.size() >= bulk_cap_) bulk_flush_heap(thread_id);
+    }
+    //! Inserts x in a bulk phase with the id of the calling OpenMP thread or oneTBB worker.
+    void bulk_push(const T& x) { bulk_push(x, calling_thread_id()); }
+    //! Ends the bulk phase: restores heap order or sorts the heaps into internal arrays.
+    void bulk_push_end() {
+        usable();
+        expect(phase::bulk, "bulk_push_end() without bulk_push_begin()");
+        guarded([&] {
+            sort_heaps(cfg_.heap_items / 8);
+            heap_extra_bytes_ = 0;
+            phase_.store(phase::normal);
+            external_.set_prefetch(true);  // hints for all arrays made during the bulk
+            note_memory();
+        });
+    }
+
+    //! Replaces out's contents by the next min(max_size, size()) items, in pop order.
+    void bulk_pop(std::vector<T>& out, size_type max_size) {
+        usable();
+        expect(phase::normal, "bulk_pop() inside a bulk or limit phase");
+        out.clear();
+        guarded([&] { extract_bulk(out, max_size, nullptr); });
+    }
+    //! Replaces out's contents by the next items (at most max_size) that come strictly before
+    //! limit in pop order, in pop order; returns true if no such item remains in the queue.
+    bool bulk_pop_limit(std::vector<T>& out, const T& limit, size_type max_size = SIZE_MAX) {
+        usable();
+        expect(phase::normal, "bulk_pop_limit() inside a bulk or limit phase");
+        out.clear();
+        bool done = false;
+        guarded([&] {
+            extract_bulk(out, max_size, &limit);
+            done = size() == 0 || !order_(find_top().item(*this), limit);
+        });
+        return done;
+    }
+
+    //! Starts a limit phase: limit_top/limit_pop extract the items before limit in batches of
+    //! bulk_size; limit_push inserts items that do not come before limit.
+    void limit_begin(const T& limit, size_type bulk_size) {
+        usable();
+        expect(phase::normal, "limit_begin() inside a bulk or limit phase");
+        limit_ = limit;
+        limit_bulk_ = std::clamp<std::size_t>(bulk_size, 1, cfg_.extract_items);
+        limit_begin_ = limit_end_ = 0;
+        limit_exhausted_ = false;
+        phase_.store(phase::limit, std::memory_order_release);
+    }
+    //! The next item of the limit phase: the items before the limit in pop order; once those
+    //! are exhausted, the top of the queue (which then does not come before the limit).
+    const T& limit_top() {
+        usable();
+        expect(phase::limit, "limit_top() outside limit_begin()/limit_end()");
+        const T* t = nullptr;
+        guarded([&] { t = limit_next(); });
+        if (!t) throw std::logic_error("emflow::parallel_priority_queue: limit_top() on an "
+                                       "empty queue");
+        return *t;
+    }
+    //! Removes limit_top().
+    void limit_pop() {
+        usable();
+        expect(phase::limit, "limit_pop() outside limit_begin()/limit_end()");
+        guarded([&] {
+            if (!limit_next())
+                throw std::logic_error("emflow::parallel_priority_queue: limit_pop() on an "
+                                       "empty queue");
+            if (limit_begin_ < limit_end_)
+                ++limit_begin_;
+            else
+                remove(find_top());
+        });
+    }
+    //! Inserts x, which must not come before the limit, in a limit phase; threads with
+    //! different ids may call this concurrently with each other (not with limit_top/pop).
+    void limit_push(const T& x, unsigned thread_id = 0) {
+        if (phase_.load(std::memory_order_relaxed) != phase::limit)
+            throw std::logic_error("emflow::parallel_priority_queue: limit_push() outside "
+                                   "limit_begin()/limit_end()");
+        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        if (order_(x, limit_))
+            throw std::invalid_argument("emflow::parallel_priority_queue: limit_push() of an "
+                                        "item that comes before the limit");
+        usable();
+        guarded([&] {
+            auto& v = heaps_[thread_id].items;
+            v.push_back(x);
+            std::push_heap(v.begin(), v.end(), cmp_);  // the tree is refreshed by limit_next()
+            if (v.size() >= cfg_.heap_items) {
+                std::lock_guard<std::mutex> lock(mutex_);
+                flush_heap(thread_id, 1);
+            }
+        });
+    }
+    //! Ends the limit phase; unextracted items of the current batch stay in the queue.
+    void limit_end() {
+        usable();
+        expect(phase::limit, "limit_end() without limit_begin()");
+        guarded([&] {
+            if (limit_begin_ < limit_end_) {
+                std::vector<T> rest(limit_buf_.get() + limit_begin_, limit_buf_.get() + limit_end_);
+                limit_begin_ = limit_end_ = 0;
+                add_internal(std::move(rest));
+            }
+            refresh_heaps();
+            phase_.store(phase::normal);
+        });
+    }
+
+    //! Counters and the current shape of the queue.
+    ppq_stats stats() const {
+        ppq_stats s = stats_;
+        s.items_on_disk = external_.items_on_disk();
+        s.items_in_ram = size() - s.items_on_disk;
+        s.internal_arrays_per_level.assign(internal_.levels(), 0);
+        for (unsigned l = 0; l < internal_.levels(); ++l)
+            s.internal_arrays_per_level[l] = internal_.on_level(l);
+        s.external_arrays_per_level = external_.per_level();
+        return s;
+    }
+
+private:
+    enum class phase { normal, bulk, limit };
+    enum class source { heap, internal, extract };
+    struct top_ref {
+        source src;
+        std::uint32_t index;
+        const T& item(const parallel_priority_queue& q) const {
+            switch (src) {
+                case source::heap: return q.heaps_.front(index);
+                case source::internal: return q.internal_.head(index);
+                default: return q.extract_[q.extract_begin_];
+            }
+        }
+    };
+    struct free_deleter {
+        void operator()(T* p) const { std::free(p); }
+    };
+    using buffer = std::unique_ptr<T[], free_deleter>;
+
+    static buffer alloc_items(std::size_t n) {
+        T* p = static_cast<T*>(std::malloc(std::max<std::size_t>(n, 1) * sizeof(T)));
+        if (!p) throw std::bad_alloc();
+        return buffer(p);
+    }
+
+    // ---- checks ----
+    void usable() const {
+        if (failed_.load(std::memory_order_relaxed))
+            throw std::logic_error("emflow::parallel_priority_queue: the queue is unusable "
+                                   "after an earlier exception (see ppq.hpp)");
+    }
+    void expect(phase p, const char* what) const {
+        if (phase_.load(std::memory_order_relaxed) != p)
+            throw std::logic_error(std::string("emflow::parallel_priority_queue: ") + what);
+    }
+    void nonempty(const char* what) const {
+        if (empty())
+            throw std::logic_error(std::string("emflow::parallel_priority_queue: ") + what +
+                                   " on an empty queue");
+    }
+    std::logic_error bad_thread_id(unsigned id) const {
+        return std::logic_error("emflow::parallel_priority_queue: thread id " +
+                                std::to_string(id) + " is not below num_threads = " +
+                                std::to_string(cfg_.threads));
+    }
+    //! Runs f; any exception marks the queue failed before it propagates.
+    template <class F>
+    void guarded(F&& f) {
+        try {
+            f();
+        } catch (...) {
+            failed_.store(true);
+            throw;
+        }
+    }
+    static unsigned calling_thread_id() {
+        if (omp_in_parallel()) return unsigned(omp_get_thread_num());
+        int t = tbb::this_task_arena::current_thread_index();
+        return t >= 0 ? unsigned(t) : 0;
+    }
+
+    // ---- memory ----
+    std::size_t used_bytes() const {
+        return cfg_.fixed_bytes + internal_.bytes() + external_.ram_bytes() + heap_extra_bytes_;
+    }
+    void note_memory() { stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, used_bytes()); }
+    //! RAM the internal arrays may occupy: the pool minus read buffers (including those of the
+    //! array the next flush creates) and the heaps' growth in a bulk phase.
+    std::size_t internal_limit() const {
+        std::size_t reserved = external_.reserved_bytes(external_.count() + 1) + heap_extra_bytes_;
+        return cfg_.pool_bytes > reserved ? cfg_.pool_bytes - reserved : 0;
+    }
+    std::size_t free_internal_bytes() const {
+        return internal_limit() > internal_.bytes() ? internal_limit() - internal_.bytes() : 0;
+    }
+
+    // ---- insertion side ----
+    //! Sorts heap i into an internal array (threads for the sort) and gives it a fresh heap.
+    void flush_heap(unsigned i, unsigned threads) {
+        std::vector<T> items;
+        items.swap(heaps_[i].items);
+        heaps_[i].items.reserve(cfg_.heap_items);
+        // the tree is refreshed by the single-threaded caller (refresh_heaps)
+        sort_run(items, threads);
+        add_internal(std::move(items));
+    }
+    void bulk_flush_heap(unsigned i) {
+        try {
+            std::vector<T> items;
+            items.swap(heaps_[i].items);
+            sort_run(items, 1);
+            std::lock_guard<std::mutex> lock(mutex_);
+            heaps_[i].items.reserve(bulk_cap_);
+            add_internal(std::move(items));
+        } catch (...) {
+            failed_.store(true);
+            throw;
+        }
+    }
+    void sort_run(std::vector<T>& v, unsigned threads) {
+        if (!std::is_sorted(v.begin(), v.end(), order_))  // ascending input needs no sort
+            ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, threads);
+    }
+    //! Heaps with at least min_sort items are sorted into internal arrays (in parallel, one
+    //! thread per heap), the others get heap order back.
+    void sort_heaps(std::size_t min_sort) {
+        const unsigned p = cfg_.threads;
+        std::vector<std::vector<T>> runs(p);
+        for (unsigned i = 0; i < p; ++i)
+            if (heaps_[i].items.size() >= std::max<std::size_t>(min_sort, 1))
+                runs[i].swap(heaps_[i].items);
+        ppq_detail::failure_capture capture;
+        ppq_detail::guarded_order<order_type> g{&order_, &capture};
+        std::size_t big = 0;
+        for (auto& r : runs) big += r.size();
+#pragma omp parallel for num_threads(p) schedule(dynamic, 1) if (big > 65536)
+        for (unsigned i = 0; i < p; ++i) {
+            auto& v = runs[i];
+            if (!v.empty() && !std::is_sorted(v.begin(), v.end(), g)) std::sort(v.begin(), v.end(), g);
+        }
+        capture.rethrow();
+        for (unsigned i = 0; i < p; ++i) {
+            auto& v = heaps_[i].items;
+            if (!runs[i].empty() || v.capacity() > cfg_.heap_items) {
+                std::vector<T> fresh;
+                fresh.reserve(cfg_.heap_items);
+                fresh.insert(fresh.end(), v.begin(), v.end());
+                v.swap(fresh);
+            }
+            std::make_heap(v.begin(), v.end(), cmp_);
+            heaps_.changed(i);
+        }
+        heap_extra_bytes_ = 0;
+        for (auto& r : runs) add_internal(std::move(r));
+    }
+    //! After limit pushes or a heap flush: the heaps are in order but the tree is stale.
+    void refresh_heaps() {
+        for (unsigned i = 0; i < cfg_.threads; ++i) heaps_.changed(i);
+    }
+    //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out.
+    void add_internal(std::vector<T>&& run) {
+        if (run.empty()) return;
+        internal_.add(std::move(run), 0);
+        for (unsigned l = 0; l < internal_.levels(); ++l) {
+            if (internal_.on_level(l) < cfg_.max_per_level) continue;
+            if (internal_.items_on_level(l) * sizeof(T) > free_internal_bytes()) break;
+            internal_.merge_level(l, cfg_.threads);
+            ++stats_.internal_merges;
+        }
+        note_memory();
+        bool full = internal_.bytes() > internal_limit();
+        for (unsigned l = 0; l < internal_.levels() && !full; ++l)
+            full = internal_.on_level(l) >= 2 * cfg_.max_per_level;
+        if (full) flush_to_external();
+    }
+    //! One parallel multiway merge of all internal arrays and the extract buffer into a new
+    //! external array.
+    void flush_to_external() {
+        for (int l; (l = external_.level_to_merge(cfg_.pool_bytes)) >= 0;)
+            external_.merge_level(unsigned(l), cfg_.threads, next_disk_);
+        std::vector<ppq_detail::sequence<T>> seqs;
+        std::vector<std::size_t> owners;
+        internal_.collect(seqs, owners);
+        seqs.emplace_back(extract_.get() + extract_begin_, extract_.get() + extract_end_);
+        std::size_t left = internal_.size() + (extract_end_ - extract_begin_);
+        if (left == 0) return;
+        ppq_detail::external_writer<T> w(cfg_, 0, next_disk_);
+        while (left) {
+            std::size_t room;
+            T* dst = w.space(room);
+            std::size_t n = ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_,
+                                                       cfg_.threads);
+            w.commit(n);
+            left -= n;
+        }
+        auto arr = w.finish();
+        stats_.bytes_written += w.bytes_written();
+        for (std::size_t k = 0; k < owners.size(); ++k) internal_.consumed(owners[k], seqs[k].first);
+        internal_.compact();
+        extract_begin_ = extract_end_ = 0;
+        external_.add(std::move(arr));
+        ++stats_.flushes;
+        note_memory();
+    }
+
+    // ---- extraction side ----
+    //! Refills the extract buffer from the external arrays if it is empty.
+    void ensure_extract() {
+        if (extract_begin_ < extract_end_ || external_.empty()) return;
+        extract_begin_ = extract_end_ = 0;
+        while (extract_end_ < cfg_.extract_items && !external_.empty())
+            extract_end_ += external_.merge_round(extract_.get() + extract_end_,
+                                                  cfg_.extract_items - extract_end_, cfg_.threads);
+        ++stats_.extract_refills;
+        note_memory();
+    }
+    //! The source of the next item (the queue must not be empty).
+    top_ref find_top() {
+        ensure_extract();
+        top_ref best{source::extract, 0};
+        const T* b = extract_begin_ < extract_end_ ? &extract_[extract_begin_] : nullptr;
+        std::uint32_t h = heaps_.winner();
+        if (h != ppq_detail::no_player && !heaps_[h].items.empty() &&
+            (!b || cmp_(*b, heaps_.front(h)))) {
+            best = {source::heap, h};
+            b = &heaps_.front(h);
+        }
+        std::uint32_t i = internal_.winner();
+        if (i != ppq_detail::no_player && internal_.arrays()[i].size() &&
+            (!b || order_(internal_.head(i), *b))) {
+            best = {source::internal, i};
+            b = &internal_.head(i);
+        }
+        return best;
+    }
+    void remove(const top_ref& t) {
+        switch (t.src) {
+            case source::heap: heaps_.pop(t.index); break;
+            case source::internal: internal_.pop(t.index); break;
+            default: ++extract_begin_;
+        }
+    }
+    //! Appends up to max items (before *user_limit, if given) to out, in pop order.
+    void extract_bulk(std::vector<T>& out, std::size_t max, const T* user_limit) {
+        if (max < 1024) {  // small bulks: single pops are cheaper than sorting the heaps
+            while (out.size() < max && !empty()) {
+                top_ref t = find_top();
+                const T& x = t.item(*this);
+                if (user_limit && !order_(x, *user_limit)) break;
+                out.push_back(x);
+                remove(t);
+            }
+            return;
+        }
+        sort_heaps(1);
+        std::vector<ppq_detail::sequence<T>> seqs;
+        std::vector<std::size_t> owners;
+        while (out.size() < max) {
+            ensure_extract();
+            seqs.clear();
+            owners.clear();
+            internal_.collect(seqs, owners);
+            seqs.emplace_back(extract_.get() + extract_begin_, extract_.get() + extract_end_);
+            // Nothing may pass the last item of the extract buffer while external items
+            // remain: they all come after it.
+            const T* cut = extract_begin_ < extract_end_ && !external_.empty()
+                               ? &extract_[extract_end_ - 1] : nullptr;
+            for (auto& s : seqs) {
+                if (cut) s.second = std::upper_bound(s.first, s.second, *cut, order_);
+                if (user_limit) s.second = std::lower_bound(s.first, s.second, *user_limit, order_);
+            }
+            std::size_t avail = 0;
+            for (auto& s : seqs) avail += std::size_t(s.second - s.first);
+            const std::size_t want = std::min(avail, max - out.size());
+            if (want == 0) break;
+            std::size_t old = out.size();
+            out.resize(old + want);
+            ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, cfg_.threads);
+            for (std::size_t k = 0; k < owners.size(); ++k)
+                internal_.consumed(owners[k], seqs[k].first);
+            extract_begin_ = std::size_t(seqs.back().first - extract_.get());
+            if (extract_begin_ < extract_end_ || external_.empty()) break;  // limit or rank hit
+        }
+        internal_.compact();
+    }
+    //! The current item of a limit phase, refilling the batch; nullptr if the queue is empty.
+    const T* limit_next() {
+        refresh_heaps();  // limit pushes may have changed any heap
+        if (limit_begin_ == limit_end_ && !limit_exhausted_) {
+            std::vector<T> batch;
+            extract_bulk(batch, limit_bulk_, &limit_);
+            // limit pushes never come before the limit: once no such item is left, none returns
+            limit_exhausted_ = batch.empty();
+            std::copy(batch.begin(), batch.end(), limit_buf_.get());
+            limit_begin_ = 0;
+            limit_end_ = batch.size();
+        }
+        if (limit_begin_ < limit_end_) return &limit_buf_[limit_begin_];
+        if (size() == 0) return nullptr;
+        refresh_heaps();
+        return &find_top().item(*this);
+    }
+
+    Compare cmp_;
+    order_type order_;
+    ppq_detail::resolved_config cfg_;
+    ppq_stats stats_;
+    ppq_detail::insertion_heaps<T, Compare> heaps_;
+    ppq_detail::internal_arrays<T, order_type> internal_;
+    ppq_detail::external_arrays<T, order_type> external_;
+    buffer extract_;  // items [extract_begin_, extract_end_) come before every external item
+    std::size_t extract_begin_ = 0, extract_end_ = 0;
+    buffer limit_buf_;  // the current batch of a limit phase
+    std::size_t limit_begin_ = 0, limit_end_ = 0;
+    T limit_{};
+    std::size_t limit_bulk_ = 0;
+    bool limit_exhausted_ = false;  // no item before the limit is left in this limit phase
+    std::atomic<phase> phase_{phase::normal};
+    std::atomic<bool> failed_{false};
+    std::mutex mutex_;  // adding internal arrays during bulk/limit pushes
+    std::size_t bulk_cap_ = 0;
+    std::size_t heap_extra_bytes_ = 0;
+    unsigned next_disk_ = 0;
+};
+
+}  // namespace emflow
