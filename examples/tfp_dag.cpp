@@ -30,7 +30,7 @@ struct options {
     tfp::dag_spec spec;
     std::size_t memory_mib = 64;
     std::string window = "adaptive";
-    std::size_t target = 0;  // 0: a quarter of the queue's memory, in messages
+    std::size_t target = tfp::default_target_bulk;
     unsigned work = 0;
     std::uint64_t seed = 1;
     bool verify = true;
@@ -89,8 +89,7 @@ emflow::time_forward_stats evaluate(const options& o, const tfp::node_vector& in
 }  // namespace
 
 int main(int argc, char** argv) try {
-    options o = parse(argc, argv);
-    if (o.target == 0) o.target = (o.memory_mib << 20) / 4 / sizeof(tfp::message);
+    const options o = parse(argc, argv);
     emflow::ensure_external_memory();
 
     auto t0 = std::chrono::steady_clock::now();

@@ -11,9 +11,11 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set key top left
-plot dir."/tfp_overlap.csv" using ($3+$4):xtic(2) title "production + insertion (sequential)", \
-     "" using 5 title "overlapped (small announced bulks)", \
-     "" using 6 title "overlapped (whole bulk announced)"
+set yrange [0:*]
+plot dir."/tfp_overlap.csv" every ::1 using ($3+$4):xtic(2) title "production + insertion (sequential)", \
+     "" every ::1 using 5 title "overlapped (small announced bulks)", \
+     "" every ::1 using 6 title "overlapped (whole bulk announced)"
+set yrange [*:*]
 set title "Time-forward DAG evaluation: limit window"
 set style data linespoints
 set logscale x 2

@@ -3,7 +3,8 @@
 //   rule,width,seconds,bulks,mean_bulk,max_bulk
 // (best of two rounds; width: the fixed width, or the adaptive window's final width; windows are capped at
 // evaluation_config::max_window = 2^18 nodes) and checks that every run computed the same
-// values. The adaptive window's target bulk is not tuned: a quarter of the queue's memory.
+// values. The adaptive window's target bulk is not tuned for the graph: the library default
+// (emflow::tfp::default_target_bulk).
 //
 //   tfp_dag_limits [--nodes N] [--memory-mib M] [--target T] [--widths W1,W2,...]
 #include <emflow/external_memory.hpp>
@@ -39,7 +40,7 @@ int main(int argc, char** argv) try {
     spec.degree = 3;
     spec.region = 1 << 16;  // density varies by region: a fixed width fits some regions only
     std::size_t memory_mib = 32, target = 0;
-    std::vector<std::uint64_t> widths{1024, 4096, 16384, 65536, 262144};
+    std::vector<std::uint64_t> widths{512, 1024, 2048, 4096, 16384, 65536, 262144};
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         if (a == "--nodes") spec.nodes = std::stoull(argv[i + 1]);
@@ -51,8 +52,7 @@ int main(int argc, char** argv) try {
             for (std::string w; std::getline(ss, w, ',');) widths.push_back(std::stoull(w));
         } else throw std::invalid_argument("unknown option " + a);
     }
-    // Not a tuned parameter: a bulk may take a quarter of the queue's budget in RAM.
-    if (target == 0) target = (memory_mib << 20) / 4 / sizeof(tfp::message);
+    if (target == 0) target = tfp::default_target_bulk;
     emflow::ensure_external_memory();
     tfp::node_vector inputs;
     tfp::edge_vector edges;
