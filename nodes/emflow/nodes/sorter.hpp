@@ -9,6 +9,9 @@
 // streams (prefetching, recursive merging if the runs exceed the budget). Pulling before the
 // input ended waits (suspends) until push_stop() was processed.
 //
+// Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
+// process), so no OpenMP team competes with the arena's threads.
+//
 // The comparator is STXXL's: operator()(a, b), min_value() and max_value() (sentinels).
 //
 //   sorter_node<pair_t, by_second> s(by_second{}, 256 << 20);   split(src, s) ... s | transform(f)
@@ -71,6 +74,9 @@ public:
         state_->filling.reserve(run_capacity_);
         if (opt_.async_runs) state_->spare.reserve(run_capacity_);
         state_->creator = std::make_unique<creator_type>(cmp_, writer_memory);
+        // STXXL would merge with OpenMP threads (spinning beside the arena's workers): merging
+        // streams with the sequential loser tree; parallelism comes from the arena.
+        stxxl::SETTINGS::native_merge = true;
         ctx.register_wait_point(state_->mutex, state_->wait);
     }
 
