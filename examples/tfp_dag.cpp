@@ -30,7 +30,7 @@ struct options {
     tfp::dag_spec spec;
     std::size_t memory_mib = 64;
     std::string window = "adaptive";
-    std::size_t target = 1 << 16;
+    std::size_t target = tfp::default_target_bulk;
     unsigned work = 0;
     std::uint64_t seed = 1;
     bool verify = true;
@@ -106,7 +106,7 @@ int main(int argc, char** argv) try {
     t0 = std::chrono::steady_clock::now();
     emflow::time_forward_stats stats;
     if (o.window == "adaptive") {
-        emflow::adaptive_window window(o.target);
+        emflow::adaptive_window window(o.target, 0, 0, 18);  // windows are capped at 2^18
         stats = evaluate(o, inputs, edges, values, window);
         std::cout << "adaptive window: target bulk " << o.target << ", final width "
                   << window.width() << "\n";

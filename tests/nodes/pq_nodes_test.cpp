@@ -218,7 +218,7 @@ TEST_CASE("push side: an exception in a producer reaches the caller, queue usabl
         min_queue pq(std::greater<std::uint64_t>(), small_queue());
         auto failing = emflow::generate(300000, [i = std::uint64_t(0)]() mutable {
             if (++i == 200000) throw std::runtime_error("producer failed");
-            return i;
+            return item(2, i);  // distinct from producer 1's items and from the 3 pushed below
         });
         REQUIRE_THROWS_WITH(emflow::bulk_push_from(pq, 600000, producer(1, 300000), failing),
                             "producer failed");
@@ -228,6 +228,7 @@ TEST_CASE("push side: an exception in a producer reaches the caller, queue usabl
         const auto rest = pop_all(pq);
         REQUIRE(std::is_sorted(rest.begin(), rest.end()));
         REQUIRE(std::adjacent_find(rest.begin(), rest.end()) == rest.end());
+        for (std::uint64_t x : rest) REQUIRE(x % 4 != 0);  // only items of producers 1, 2 and 3
     }
     CHECK(dir.entries() == 0);
 }

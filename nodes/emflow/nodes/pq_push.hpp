@@ -24,6 +24,8 @@
 #include <emflow/flow_runtime.hpp>
 #include <emflow/node.hpp>
 
+#include <oneapi/tbb/task_arena.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -41,6 +43,9 @@ namespace emflow {
 struct bulk_push_options {
     std::size_t chunk_items = 1 << 15;  //!< items per chunk handed to an insertion task
     std::size_t max_chunks = 0;         //!< chunks in flight; 0: 2 per arena thread
+    //! Bulk size announced to bulk_push_begin (at most approx_size): small keeps the
+    //! insertion heaps small, so sorting them overlaps production; SIZE_MAX: the paper's way.
+    std::size_t overlap_bulk = 0;
 };
 
 namespace detail {
@@ -103,7 +108,9 @@ private:
         free_.push_back(std::move(c));
     }
     void insert(const std::vector<T>& chunk) {
-        for (const T& x : chunk) queue_.bulk_push(x);
+        const int tid = tbb::this_task_arena::current_thread_index();
+        const unsigned id = tid >= 0 ? unsigned(tid) : 0;
+        for (const T& x : chunk) queue_.bulk_push(x, id);
     }
     //! Spawns an insertion task for the chunk, or inserts it here if enough are in flight.
     void hand_on(std::unique_ptr<std::vector<T>> chunk) {
@@ -158,7 +165,11 @@ void bulk_push_from(Queue& q, std::size_t approx_size, const bulk_push_options& 
         run_graph(
             [&](run_context& ctx) { (sources.start(ctx), ...); },
             [&](run_context& ctx) {
-                q.bulk_push_begin(approx_size);
+                // Announcing the whole bulk would let the insertion heaps grow to hold it all,
+                // deferring every sort to bulk_push_end(), after production. Announcing only
+                // what is in flight keeps the heaps at their normal size, so full heaps are
+                // sorted into internal arrays while the producers go on.
+                q.bulk_push_begin(std::min(approx_size, opt.overlap_bulk));
                 opened = true;
                 inserter = std::make_unique<detail::chunk_inserter<Queue>>(q, ctx, opt);
                 auto* ins = inserter.get();

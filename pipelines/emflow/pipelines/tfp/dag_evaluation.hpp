@@ -46,6 +46,11 @@ struct later_target {
 //! The queue of messages.
 using message_queue = parallel_priority_queue<message, later_target>;
 
+//! A target bulk for an adaptive_window driving evaluate_dag: 2^16 messages (1 MiB). Big
+//! enough to amortize a round's queue overhead, small enough that a window's arrays stay in
+//! cache (measured with bench/tfp/tfp_dag_limits: wider windows get slower again).
+inline constexpr std::size_t default_target_bulk = std::size_t(1) << 16;
+
 //! Settings of evaluate_dag.
 struct evaluation_config {
     ppq_config queue;                      //!< the message queue (its memory budget)
