@@ -5,6 +5,8 @@
 
 #include <emflow/flow.hpp>
 
+#include <numeric>
+
 #include "node_test_util.hpp"
 #include "test_env.hpp"
 
@@ -92,6 +94,18 @@ TEST_CASE("sorter rejects a too small memory budget", "[sort][errors]") {
     std::vector<u64> v(10), out;
     CHECK_THROWS_AS(materialize(streamify(v) | sort(less_u64{}, 1000), std::back_inserter(out)),
                     std::invalid_argument);
+}
+
+TEST_CASE("sorter rejects an element equal to the comparator's max_value sentinel", "[sort][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    for (auto opt : {sort_options{false, false}, sort_options{false, true}}) {
+        std::vector<u64> v(300000), out;
+        std::iota(v.begin(), v.end(), u64(1));
+        v[1234] = ~u64(0);  // STXXL pads runs with max_value(): this element would be confused
+        CHECK_THROWS_AS(materialize(streamify(v) | sort(less_u64{}, small_budget, opt), std::back_inserter(out)),
+                        std::invalid_argument);
+    }
+    CHECK(dir.entries() == 0);
 }
 
 namespace {

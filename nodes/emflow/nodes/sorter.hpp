@@ -12,7 +12,10 @@
 // Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
 // process), so no OpenMP team competes with the arena's threads.
 //
-// The comparator is STXXL's: operator()(a, b), min_value() and max_value() (sentinels).
+// The comparator is STXXL's: operator()(a, b), min_value() and max_value() (sentinels). STXXL
+// pads runs with max_value(), so an element not strictly less than it would be confused with the
+// padding (elements lost, padding emitted): each run's largest element is checked, and such an
+// element throws std::invalid_argument.
 //
 //   sorter_node<pair_t, by_second> s(by_second{}, 256 << 20);   split(src, s) ... s | transform(f)
 #pragma once
@@ -171,6 +174,9 @@ private:
             tbb::parallel_sort(run.begin(), run.end(), cmp_);
         else
             std::sort(run.begin(), run.end(), cmp_);
+        if (!cmp_(run.back(), cmp_.max_value()))
+            throw std::invalid_argument("emflow: sorter input has an element not less than the "
+                                        "comparator's max_value() sentinel");
         for (const T& x : run) state_->creator->push(x);
         state_->creator->finish();
         run.clear();

@@ -8,7 +8,8 @@
 //   -> 13 sort by first -> [14] -> 15;   15 zip into pairs of pairs -> 16 checksum -> 17 file.
 // Nodes 3, 6, 9 and 12 are the sorters' async run formation (Figure 5), 8 and 14 async pulls
 // after the merges. "Sort by first" breaks ties by the second component, so that the output is
-// fully determined. The memory budget is shared equally by the four sorters.
+// fully determined. The pairs {0, 0} and {2^64-1, 2^64-1} are reserved (the sorts' sentinels).
+// The memory budget is shared equally by the four sorters.
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -49,16 +50,26 @@ struct diamond_checksums {
 
 namespace diamond_order {
 
-//! Node 4: by second component, ascending.
+// STXXL pads runs with max_value(), so every element must compare strictly less than it (the
+// sorter checks this): each order is total on pairs (ties broken by the other component), which
+// reserves only the exact pairs {0, 0} and {2^64-1, 2^64-1}. Ordering by one component alone
+// would make every pair with second == 0 equal to the descending sort's sentinel, and the merge
+// would emit padding instead of those pairs.
+
+//! Node 4: by second component ascending (ties by first).
 struct by_second_asc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second < b.second; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
+        return a.second < b.second || (a.second == b.second && a.first < b.first);
+    }
     diamond_pair min_value() const { return {0, 0}; }
     diamond_pair max_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
 };
 
-//! Node 10: by second component, descending.
+//! Node 10: by second component descending (ties by first, descending).
 struct by_second_desc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second > b.second; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
+        return a.second > b.second || (a.second == b.second && a.first > b.first);
+    }
     diamond_pair min_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
     diamond_pair max_value() const { return {0, 0}; }
 };
@@ -72,7 +83,8 @@ struct by_first {
 
 }  // namespace diamond_order
 
-//! Runs the Diamond graph over in, replacing out; returns the four checksums.
+//! Runs the Diamond graph over in, replacing out; returns the four checksums. The pairs
+//! {0, 0} and {2^64-1, 2^64-1} are reserved as the sorters' sentinels (std::invalid_argument).
 inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& out,
                                      diamond_variant variant, const diamond_config& cfg = {}) {
     using namespace diamond_order;
