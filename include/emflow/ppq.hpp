@@ -352,6 +352,7 @@ private:
         add_internal(std::move(items));
     }
     void bulk_flush_heap(unsigned i) {
+        usable();  // another thread's flush may have failed
         try {
             std::vector<T> items;
             items.swap(heaps_[i].items);
@@ -407,6 +408,7 @@ private:
     //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out.
     void add_internal(std::vector<T>&& run) {
         if (run.empty()) return;
+        if (internal_.bytes() + run.capacity() * sizeof(T) > internal_limit()) flush_to_external();
         internal_.add(std::move(run), 0);
         for (unsigned l = 0; l < internal_.levels(); ++l) {
             if (internal_.on_level(l) < cfg_.max_per_level) continue;
@@ -415,7 +417,7 @@ private:
             ++stats_.internal_merges;
         }
         note_memory();
-        bool full = internal_.bytes() > internal_limit();
+        bool full = false;  // a full level that RAM could not merge
         for (unsigned l = 0; l < internal_.levels() && !full; ++l)
             full = internal_.on_level(l) >= 2 * cfg_.max_per_level;
         if (full) flush_to_external();

@@ -230,7 +230,7 @@ public:
                 stats_.bytes_read += cfg_.block_bytes;
             }
         }
-        pool_.trim(4);
+        pool_.trim(1);
     }
 
 private:
