@@ -6,6 +6,9 @@
 
 namespace pq_bench {
 
+//! emflow's bulk-parallel priority queue, through its bulk interfaces.
+run_result run_ppq(const options& o);
+
 //! STXXL's priority_queue (sequence heap; parallel multiway merges in Debian's build).
 run_result run_stxxl_pq(const options& o);
 

@@ -16,12 +16,12 @@
 namespace {
 
 //! The implementations built into this binary, as --impl names.
-const std::vector<std::string> available_impls = {"stxxl_pq", "stxxl_sorter"};
+const std::vector<std::string> available_impls = {"ppq", "stxxl_pq", "stxxl_sorter"};
 
 pq_bench::run_result run(const pq_bench::options& o) {
+    if (o.impl == "ppq") return pq_bench::run_ppq(o);
     if (o.impl == "stxxl_pq") return pq_bench::run_stxxl_pq(o);
-    if (o.impl == "stxxl_sorter") return pq_bench::run_stxxl_sorter(o);
-    throw pq_bench::usage_error("--impl " + o.impl + " is not available yet");
+    return pq_bench::run_stxxl_sorter(o);
 }
 
 }  // namespace

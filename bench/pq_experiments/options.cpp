@@ -1,6 +1,7 @@
 // bench/pq_experiments/options.cpp: command-line parsing for pq_experiments.
 #include "options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <thread>

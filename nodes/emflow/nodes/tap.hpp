@@ -15,20 +15,14 @@
 
 namespace emflow {
 
-//! Order-independent checksum of trivially copyable elements (sum and xor of mixed words).
+//! Order-independent checksum of elements that are std::pairs or trivially copyable without
+//! padding (sum and xor of mixed hashes, plus the count).
 class checksum {
 public:
     //! Adds one element.
     template <class T>
     void add(const T& x) {
-        static_assert(std::is_trivially_copyable_v<T>, "checksum needs trivially copyable T");
-        std::uint64_t h = 0x9E3779B97F4A7C15ull;
-        const unsigned char* p = reinterpret_cast<const unsigned char*>(&x);
-        for (std::size_t i = 0; i < sizeof(T); i += 8) {
-            std::uint64_t w = 0;
-            std::memcpy(&w, p + i, sizeof(T) - i < 8 ? sizeof(T) - i : 8);
-            h = mix(h ^ w);
-        }
+        std::uint64_t h = hash(x);
         sum_ += h;
         xor_ ^= h;
         ++count_;
@@ -48,6 +42,22 @@ private:
     static std::uint64_t mix(std::uint64_t v) {
         v = (v ^ (v >> 31)) * 0x7FB5D329728EA185ull;
         return v ^ (v >> 27);
+    }
+    template <class A, class B>
+    static std::uint64_t hash(const std::pair<A, B>& p) {
+        return mix(hash(p.first) * 0x9E3779B97F4A7C15ull ^ hash(p.second));
+    }
+    template <class T>
+    static std::uint64_t hash(const T& x) {
+        static_assert(std::is_trivially_copyable_v<T>, "checksum needs trivially copyable T");
+        std::uint64_t h = 0x9E3779B97F4A7C15ull;
+        const unsigned char* p = reinterpret_cast<const unsigned char*>(&x);
+        for (std::size_t i = 0; i < sizeof(T); i += 8) {
+            std::uint64_t w = 0;
+            std::memcpy(&w, p + i, sizeof(T) - i < 8 ? sizeof(T) - i : 8);
+            h = mix(h ^ w);
+        }
+        return h;
     }
     std::uint64_t sum_ = 0, xor_ = 0, count_ = 0;
 };

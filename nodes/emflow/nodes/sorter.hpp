@@ -1,0 +1,225 @@
+// emflow/nodes/sorter.hpp: push-fed sorter with a memory budget: a push node while its input
+// arrives, a pull node (the merged, sorted stream) after push_stop(). Usable symmetrically
+// anywhere in a graph; no split-up sorting node needed.
+//
+// Run formation overlaps reading (Figure 5 of the parallel pipelining paper): with async runs
+// (the default), a full run buffer is sorted (tbb::parallel_sort in the shared arena, or
+// std::sort) and written by a task while the next run fills the second buffer. Runs are written
+// with STXXL's runs_creator<from_sorted_sequences> and merged by STXXL's runs_merger, which
+// streams (prefetching, recursive merging if the runs exceed the budget). Pulling before the
+// input ended waits (suspends) until push_stop() was processed.
+//
+// Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
+// process), so no OpenMP team competes with the arena's threads.
+//
+// The comparator is STXXL's: operator()(a, b), min_value() and max_value() (sentinels).
+//
+//   sorter_node<pair_t, by_second> s(by_second{}, 256 << 20);   split(src, s) ... s | transform(f)
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/node.hpp>
+#include <emflow/nodes/batch_buffer.hpp>
+
+#include <oneapi/tbb/parallel_sort.h>
+#include <stxxl/bits/stream/sort_stream.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace emflow {
+
+//! How a sorter forms its runs.
+struct sort_options {
+    bool async_runs = true;     //!< sort and write a run in a task while the next one fills
+    bool parallel_sort = true;  //!< tbb::parallel_sort (else std::sort) for each run
+};
+
+//! Push in, pull out sorter.
+template <class T, class Cmp>
+class sorter_node {
+    static constexpr unsigned block_size = 256 * 1024;
+    using creator_type = stxxl::stream::runs_creator<stxxl::stream::from_sorted_sequences<T>, Cmp,
+                                                     block_size>;
+    using runs_type = typename creator_type::sorted_runs_type;
+    using merger_type = stxxl::stream::runs_merger<runs_type, Cmp>;
+    static constexpr std::size_t writer_memory = 4 * block_size;
+
+public:
+    using value_type = T;  //!< element type
+
+    //! A sorter by cmp using at most memory_bytes (run buffers, writer, merger).
+    sorter_node(Cmp cmp, std::size_t memory_bytes, sort_options opt = {})
+        : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
+
+    //! Checks the budget, allocates the run buffers (once, though reached from both sides).
+    void start(run_context& ctx) {
+        if (started_) return;
+        started_ = true;
+        ctx_ = &ctx;
+        ensure_external_memory();
+        std::size_t buffers = opt_.async_runs ? 2 : 1;
+        std::size_t min_memory = writer_memory + buffers * 2 * block_size;
+        if (memory_ < min_memory)
+            throw std::invalid_argument("emflow: sorter memory budget of " + std::to_string(memory_) +
+                                        " bytes is too small (at least " + std::to_string(min_memory) +
+                                        ")");
+        run_capacity_ = (memory_ - writer_memory) / buffers / sizeof(T);
+        state_->filling.reserve(run_capacity_);
+        if (opt_.async_runs) state_->spare.reserve(run_capacity_);
+        state_->creator = std::make_unique<creator_type>(cmp_, writer_memory);
+        // STXXL would merge with OpenMP threads (spinning beside the arena's workers): merging
+        // streams with the sequential loser tree; parallelism comes from the arena.
+        stxxl::SETTINGS::native_merge = true;
+        ctx.register_wait_point(state_->mutex, state_->wait);
+    }
+
+    // ---- push side ----
+    //! Adds x.
+    void push(const T& x) {
+        state_->filling.push_back(x);
+        if (state_->filling.size() == run_capacity_) form_run(false);
+    }
+    //! Adds n elements.
+    void push_batch(const T* p, std::size_t n) {
+        while (n > 0) {
+            std::size_t k = std::min(n, run_capacity_ - state_->filling.size());
+            state_->filling.insert(state_->filling.end(), p, p + k);
+            p += k;
+            n -= k;
+            if (state_->filling.size() == run_capacity_) form_run(false);
+        }
+    }
+    //! Ends the input: the last run is formed, then the sorted stream can be pulled.
+    void push_stop() { form_run(true); }
+
+    // ---- pull side ----
+    //! True when every element was pulled (waits for the input to end first).
+    bool empty() { return out_.exhausted() && !refill(); }
+    //! Current element.
+    const T& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    sorter_node& operator++() { return *this += 1; }
+    //! Merged elements buffered.
+    std::size_t batch_length() { return empty() ? 0 : out_.length(); }
+    //! The buffered merged elements.
+    const T* batch_begin() { return out_.begin(); }
+    //! Advances by n <= batch_length().
+    sorter_node& operator+=(std::size_t n) {
+        out_.advance(n);
+        return *this;
+    }
+    //! Elements pushed so far.
+    std::uint64_t pushed() const { return state_->pushed; }
+
+private:
+    struct state {
+        std::vector<T> filling, spare;
+        std::unique_ptr<creator_type> creator;
+        std::unique_ptr<merger_type> merger;
+        std::mutex mutex;
+        wait_point wait;
+        bool forming = false;  // a run task is under way
+        bool input_done = false;
+        std::uint64_t pushed = 0;
+    };
+
+    //! Hands the filled buffer to run formation; last: then the input is complete.
+    void form_run(bool last) {
+        state& s = *state_;
+        s.pushed += s.filling.size();
+        if (!opt_.async_runs) {
+            write_run(s.filling);
+            if (last) finish_input();
+            return;
+        }
+        {
+            std::unique_lock<std::mutex> lock(s.mutex);
+            s.wait.wait(lock, *ctx_, [&] { return !s.forming; });
+            s.forming = true;
+        }
+        std::swap(s.filling, s.spare);
+        ctx_->spawn([this, last] {
+            state& st = *state_;
+            try {
+                write_run(st.spare);
+                if (last) finish_input();
+            } catch (...) {
+                release_forming();
+                throw;
+            }
+            release_forming();
+        });
+    }
+
+    void release_forming() {
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        state_->forming = false;
+        state_->wait.notify_all();
+    }
+
+    //! Sorts run and appends it as one sorted run; empties run.
+    void write_run(std::vector<T>& run) {
+        if (run.empty()) return;
+        if (opt_.parallel_sort)
+            tbb::parallel_sort(run.begin(), run.end(), cmp_);
+        else
+            std::sort(run.begin(), run.end(), cmp_);
+        for (const T& x : run) state_->creator->push(x);
+        state_->creator->finish();
+        run.clear();
+    }
+
+    void finish_input() {
+        std::vector<T>().swap(state_->filling);  // the run buffers go before merging starts
+        std::vector<T>().swap(state_->spare);
+        std::lock_guard<std::mutex> lock(state_->mutex);
+        state_->input_done = true;
+        state_->wait.notify_all();
+    }
+
+    bool refill() {
+        state& s = *state_;
+        if (!s.merger) {
+            if (merged_) return false;
+            {
+                std::unique_lock<std::mutex> lock(s.mutex);
+                s.wait.wait(lock, *ctx_, [&] { return s.input_done; });
+            }
+            runs_type runs = s.creator->result();
+            s.creator.reset();
+            s.merger = std::make_unique<merger_type>(runs, cmp_, memory_);
+            out_.allocate(default_chunk);
+            merged_ = true;
+        }
+        T* out = out_.fill_area();
+        std::size_t n = 0;
+        for (; n < out_.capacity() && !s.merger->empty(); ++n, ++*s.merger) out[n] = **s.merger;
+        out_.filled(n);
+        if (s.merger->empty()) s.merger.reset();  // frees the merge buffers and the runs' blocks
+        return n > 0;
+    }
+
+    Cmp cmp_;
+    std::size_t memory_;
+    sort_options opt_;
+    std::unique_ptr<state> state_;
+    run_context* ctx_ = nullptr;
+    bool started_ = false, merged_ = false;
+    std::size_t run_capacity_ = 0;
+    batch_buffer<T> out_;
+};
+
+//! A push-fed sorter of T by cmp within memory_bytes.
+template <class T, class Cmp>
+sorter_node<T, Cmp> sorter(Cmp cmp, std::size_t memory_bytes, sort_options opt = {}) {
+    return sorter_node<T, Cmp>(cmp, memory_bytes, opt);
+}
+
+}  // namespace emflow

@@ -1,0 +1,105 @@
+// emflow/pipelines/diamond/diamond.hpp: the Diamond flow graph of Figure 6 (Beckmann, Dementiev,
+// Singler, IPDPS 2009), in its traditional variant (no async nodes, runs formed inline) and its
+// parallel variant (async nodes where the paper puts them). Both give identical output.
+//
+//   0 file (pairs) -> 1 checksum -> 2 split ("the stream is doubled": pulled on, and pushed
+//   side-ways to 9) -> [3] -> 4 sort by second asc -> 5 checksum -> [6] -> 7 sort by first
+//   -> [8] -> 15;   9 async push -> 10 sort by second desc (push-fed) -> 11 checksum -> [12]
+//   -> 13 sort by first -> [14] -> 15;   15 zip into pairs of pairs -> 16 checksum -> 17 file.
+// Nodes 3, 6, 9 and 12 are the sorters' async run formation (Figure 5), 8 and 14 async pulls
+// after the merges. "Sort by first" breaks ties by the second component, so that the output is
+// fully determined. The memory budget is shared equally by the four sorters.
+#pragma once
+
+#include <emflow/flow.hpp>
+
+#include <stxxl/vector>
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace emflow::pipelines {
+
+//! An input element of the Diamond graph.
+using diamond_pair = std::pair<std::uint64_t, std::uint64_t>;
+//! An output element: the two paths rejoined.
+using diamond_quad = std::pair<diamond_pair, diamond_pair>;
+//! The external vectors the graph reads and writes.
+using diamond_input = stxxl::VECTOR_GENERATOR<diamond_pair>::result;
+using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad>::result;  //!< see diamond_input
+
+//! Traditional (sequential) or parallel pipelining.
+enum class diamond_variant { traditional, parallel };
+
+//! Budgets and tuning of a Diamond run.
+struct diamond_config {
+    std::size_t memory_bytes = std::size_t(1) << 30;  //!< shared by the four sorters
+    std::size_t async_buffer_elems = 1 << 16;         //!< per buffer of each async node
+    bool parallel_sort = true;                        //!< tbb::parallel_sort for each run
+};
+
+//! The checksums taken by nodes 1, 5, 11 and 16.
+struct diamond_checksums {
+    checksum input;       //!< node 1
+    checksum asc_path;    //!< node 5
+    checksum desc_path;   //!< node 11
+    checksum output;      //!< node 16
+};
+
+namespace diamond_order {
+
+//! Node 4: by second component, ascending.
+struct by_second_asc {
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second < b.second; }
+    diamond_pair min_value() const { return {0, 0}; }
+    diamond_pair max_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
+};
+
+//! Node 10: by second component, descending.
+struct by_second_desc {
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second > b.second; }
+    diamond_pair min_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
+    diamond_pair max_value() const { return {0, 0}; }
+};
+
+//! Nodes 7 and 13: by first component (ties by second).
+struct by_first {
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a < b; }
+    diamond_pair min_value() const { return {0, 0}; }
+    diamond_pair max_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
+};
+
+}  // namespace diamond_order
+
+//! Runs the Diamond graph over in, replacing out; returns the four checksums.
+inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& out,
+                                     diamond_variant variant, const diamond_config& cfg = {}) {
+    using namespace diamond_order;
+    const bool parallel = variant == diamond_variant::parallel;
+    const sort_options opt{parallel, cfg.parallel_sort};
+    const std::size_t mem = cfg.memory_bytes / 4;
+    const std::size_t buf = cfg.async_buffer_elems;
+    diamond_checksums sums;
+
+    sorter_node<diamond_pair, by_second_desc> node10(by_second_desc{}, mem, opt);
+    auto node0 = streamify(in);
+    auto node1 = tap_checksum(node0, sums.input);
+    if (parallel) {
+        auto node9 = async_push(node10, buf);
+        auto node2 = split(node1, node9);
+        auto path_a = sort(sort(node2, by_second_asc{}, mem, opt) | tap_checksum(sums.asc_path),
+                           by_first{}, mem, opt) | async_pull(buf);
+        auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt) | async_pull(buf);
+        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out);
+    } else {
+        auto node2 = split(node1, node10);
+        auto path_a = sort(sort(node2, by_second_asc{}, mem, opt) | tap_checksum(sums.asc_path),
+                           by_first{}, mem, opt);
+        auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt);
+        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out);
+    }
+    return sums;
+}
+
+}  // namespace emflow::pipelines

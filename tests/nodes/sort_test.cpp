@@ -1,0 +1,127 @@
+// Sort node and push-fed sorter against std::stable_sort's multiset and order: random inputs
+// with duplicates, empty, one element, several runs under a small budget, async and synchronous
+// run formation, parallel and sequential run sorting; fed by split/async push; errors.
+#include <catch2/catch.hpp>
+
+#include <emflow/flow.hpp>
+
+#include "node_test_util.hpp"
+#include "test_env.hpp"
+
+using namespace emflow;
+using emflow_test::drain_mixed;
+using u64 = std::uint64_t;
+
+namespace {
+
+struct less_u64 {
+    bool operator()(u64 a, u64 b) const { return a < b; }
+    u64 min_value() const { return 0; }
+    u64 max_value() const { return ~u64(0); }
+};
+
+struct greater_u64 {
+    bool operator()(u64 a, u64 b) const { return a > b; }
+    u64 min_value() const { return ~u64(0); }
+    u64 max_value() const { return 0; }
+};
+
+std::vector<sort_options> all_options() {
+    return {{true, true}, {true, false}, {false, true}, {false, false}};
+}
+
+constexpr std::size_t small_budget = 4 << 20;  // about 1.4 MiB runs: several runs per test
+
+}  // namespace
+
+TEST_CASE("sort node sorts like std::sort with every option", "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(700000 + rng() % 10000)}) {
+            auto v = emflow_test::random_values(rng, n, n / 3 + 1);  // duplicates
+            auto s = streamify(v) | transform([](u64 x) { return x * 2; }) | sort(less_u64{}, small_budget, opt);
+            auto got = drain_mixed(s, rng);
+            std::vector<u64> expect(v);
+            for (auto& x : expect) x *= 2;
+            std::sort(expect.begin(), expect.end());
+            CHECK(got == expect);
+        }
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("push-fed sorter behind split and async push, pulled by another path", "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        std::size_t n = 500000 + rng() % 1000;
+        auto v = emflow_test::random_values(rng, n);
+        sorter_node<u64, greater_u64> down(greater_u64{}, small_budget, opt);
+        auto up = split(streamify(v), async_push(down, 1 + rng() % 10000)) | sort(less_u64{}, small_budget, opt);
+        auto both = zip(up, down);
+        auto got = drain_mixed(both, rng);
+        std::vector<u64> asc(v);
+        std::sort(asc.begin(), asc.end());
+        REQUIRE(got.size() == n);
+        for (std::size_t i = 0; i < n; ++i) {
+            CHECK(got[i].first == asc[i]);
+            if (got[i].second != asc[n - 1 - i]) {
+                CHECK(got[i].second == asc[n - 1 - i]);
+                break;
+            }
+        }
+        CHECK(down.pushed() == n);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("sorter on 1 thread", "[sort]") {
+    set_flow_concurrency(1);
+    emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    auto v = emflow_test::random_values(rng, 600000);
+    std::vector<u64> got;
+    materialize(streamify(v) | async_pull(1000) | sort(less_u64{}, small_budget), std::back_inserter(got));
+    std::sort(v.begin(), v.end());
+    CHECK(got == v);
+}
+
+TEST_CASE("sorter rejects a too small memory budget", "[sort][errors]") {
+    emflow_test::configure_test_disks();
+    std::vector<u64> v(10), out;
+    CHECK_THROWS_AS(materialize(streamify(v) | sort(less_u64{}, 1000), std::back_inserter(out)),
+                    std::invalid_argument);
+}
+
+namespace {
+
+struct throwing_less {
+    u64 bad;
+    bool operator()(u64 a, u64 b) const {
+        if (a == bad || b == bad) throw std::runtime_error("comparator failed");
+        return a < b;
+    }
+    u64 min_value() const { return 0; }
+    u64 max_value() const { return ~u64(0); }
+};
+
+}  // namespace
+
+TEST_CASE("a throwing comparator in a parallel run reaches the caller without leaks", "[sort][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        for (u64 bad_pos : {u64(10), u64(450000), u64(899999)}) {
+            std::vector<u64> v(900000);
+            for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1 + rng() % 1000000000;
+            u64 bad = 1000000007;
+            v[bad_pos] = bad;
+            std::vector<std::pair<u64, u64>> out;
+            sorter_node<u64, less_u64> side(less_u64{}, small_budget, opt);
+            auto g = split(streamify(v) | async_pull(5000), async_push(side)) | sort(throwing_less{bad}, small_budget, opt);
+            CHECK_THROWS_WITH(materialize(zip(g, side), std::back_inserter(out)), "comparator failed");
+        }
+    }
+    CHECK(dir.entries() == 0);
+}
