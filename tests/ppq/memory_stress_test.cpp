@@ -23,6 +23,12 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 27);
 }
 
+#ifdef __SANITIZE_ADDRESS__
+constexpr bool sanitized = true;  // shadow memory and quarantine make RSS meaningless
+#else
+constexpr bool sanitized = false;
+#endif
+
 }  // namespace
 
 TEST_CASE("peak RSS stays within memory_bytes plus 16 MiB", "[ppq][stress]") {
@@ -38,7 +44,7 @@ TEST_CASE("peak RSS stays within memory_bytes plus 16 MiB", "[ppq][stress]") {
         cfg.num_threads = 2;
         emflow::parallel_priority_queue<std::uint64_t, std::greater<std::uint64_t>> pq(
             std::greater<std::uint64_t>(), cfg);
-        const std::uint64_t n = 4 * budget / 8;
+        const std::uint64_t n = (sanitized ? 1 : 4) * budget / 8;
         const std::uint64_t bulk = 1 << 20;
         // bulk pushes from two threads, then single pushes, interleaved with pops
         for (std::uint64_t done = 0; done < n; done += bulk) {
@@ -81,6 +87,9 @@ TEST_CASE("peak RSS stays within memory_bytes plus 16 MiB", "[ppq][stress]") {
     }
     const std::size_t peak = peak_rss_bytes();
     INFO("peak RSS " << peak << " bytes, before the queue " << before << " bytes");
-    CHECK(peak <= before + budget + allowance);
+    if (sanitized)
+        WARN("sanitizer build: peak RSS not checked");
+    else
+        CHECK(peak <= before + budget + allowance);
     CHECK(dir.entries() == 0);
 }
