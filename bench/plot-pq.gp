@@ -25,6 +25,7 @@ set logscale x 2
 set ylabel 'throughput [M items/s]'
 set logscale y 10  # the I/O limit can be far above: keep the ratios readable
 set format y '%g'
+if (iolimit > 0) { set yrange [*:iolimit * 5] }  # room for the key above the I/O limit
 set format x '%g'
 
 set multiplot layout 2,2 title sprintf('priority-queue experiments (Bingmann, Keh, Sanders, SEA 2015, sec. 4), memory %s; %s', memory, machine) noenhanced

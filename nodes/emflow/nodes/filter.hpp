@@ -48,11 +48,11 @@ private:
         value_type* out = buf_.fill_area();
         std::size_t k = 0;
         while (k == 0 && !src_.empty()) {
-            std::size_t n = std::min(src_.batch_length(), buf_.capacity());
+            std::size_t n = std::min(src_.batch_length(), buf_.capacity() - k);
             auto in = src_.batch_begin();
-            for (std::size_t i = 0; i < n; ++i) {
-                const value_type& x = in[i];
-                if (pred_(x)) out[k++] = x;
+            for (std::size_t i = 0; i < n; ++i) {  // branch-free compaction
+                out[k] = in[i];
+                k += pred_(out[k]) ? 1 : 0;
             }
             src_ += n;
         }

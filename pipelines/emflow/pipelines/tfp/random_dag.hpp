@@ -60,8 +60,9 @@ void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, 
         out.finish();
     }
 
+    // push_back, not a bufwriter: STXXL 1.4.1's vector_bufwriter loses blocks when it has to
+    // grow the vector, and the number of edges is not known in advance.
     edges.clear();
-    typename EdgeVector::bufwriter_type out(edges);
     std::uniform_int_distribution<std::int64_t> weight(0, spec.max_weight);
     std::vector<std::uint64_t> targets;
     unsigned region_degree = spec.degree;
@@ -93,9 +94,8 @@ void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, 
             }
         }
         std::sort(targets.begin(), targets.end());
-        for (std::uint64_t t : targets) out << dag_edge{u, t, weight(rng)};
+        for (std::uint64_t t : targets) edges.push_back(dag_edge{u, t, weight(rng)});
     }
-    out.finish();
 }
 
 }  // namespace emflow::tfp

@@ -1,0 +1,90 @@
+// emflow/nodes/pq_source.hpp: the pull side of a parallel_priority_queue as a source node. It
+// emits the queue's items in pop order through the batch interface, refilled by
+// bulk_pop(max) or, with a limit, by bulk_pop_limit(limit, max), so downstream sorters,
+// scanners and materialize read whole batches (plain pointers into the node's buffer).
+//
+//   materialize(pq_source(pq, 1 << 16) | transform(f), out);      // everything, in pop order
+//   materialize(pq_source_until(pq, limit), out);                  // the items before limit
+//
+// The node pops as it goes: items it emitted are gone from the queue, items it did not reach
+// stay. Only this node may use the queue while the graph runs.
+#pragma once
+
+#include <emflow/node.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+namespace emflow {
+
+//! Pull node over a priority queue's bulk extraction.
+template <class Queue>
+class pq_source_node {
+public:
+    using value_type = typename Queue::value_type;  //!< the queue's item type
+
+    //! Emits up to `batch` items per refill; with a limit, only the items before it.
+    pq_source_node(Queue& q, std::size_t batch, std::optional<value_type> limit)
+        : queue_(q), batch_(batch), limit_(std::move(limit)) {
+        if (batch == 0) throw std::invalid_argument("emflow::pq_source: batch must be >= 1");
+    }
+
+    //! Reserves the batch buffer.
+    void start(run_context&) { buf_.reserve(batch_); }
+    //! True once the queue (or its part before the limit) is exhausted.
+    bool empty() {
+        if (pos_ == buf_.size()) refill();
+        return pos_ == buf_.size();
+    }
+    //! Current item.
+    const value_type& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    pq_source_node& operator++() { return *this += 1; }
+    //! Items available at batch_begin().
+    std::size_t batch_length() { return empty() ? 0 : buf_.size() - pos_; }
+    //! The current batch, in pop order.
+    const value_type* batch_begin() { return buf_.data() + pos_; }
+    //! Advances by n <= batch_length().
+    pq_source_node& operator+=(std::size_t n) {
+        pos_ += n;
+        return *this;
+    }
+
+private:
+    void refill() {
+        pos_ = 0;
+        buf_.clear();
+        if (ended_) return;
+        if (limit_) {
+            ended_ = queue_.bulk_pop_limit(buf_, *limit_, batch_);
+        } else {
+            queue_.bulk_pop(buf_, batch_);
+        }
+        ended_ = ended_ || buf_.empty();
+    }
+
+    Queue& queue_;
+    std::size_t batch_;
+    std::optional<value_type> limit_;
+    std::vector<value_type> buf_;
+    std::size_t pos_ = 0;
+    bool ended_ = false;
+};
+
+//! A source emitting all of q's items in pop order, refilled by bulk_pop(batch).
+template <class Queue>
+pq_source_node<Queue> pq_source(Queue& q, std::size_t batch = default_chunk) {
+    return pq_source_node<Queue>(q, batch, std::nullopt);
+}
+
+//! A source emitting q's items that come before `limit` in pop order, refilled by
+//! bulk_pop_limit(limit, batch); the others stay in q.
+template <class Queue>
+pq_source_node<Queue> pq_source_until(Queue& q, const typename Queue::value_type& limit,
+                                      std::size_t batch = default_chunk) {
+    return pq_source_node<Queue>(q, batch, limit);
+}
+
+}  // namespace emflow

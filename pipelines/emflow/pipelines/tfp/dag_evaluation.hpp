@@ -1,0 +1,213 @@
+// emflow/pipelines/tfp/dag_evaluation.hpp: external-memory time-forward processing of a DAG
+// (Chiang et al.), bulk-parallel on the PPQ.
+//
+// Every node sends its value along its out-edges as messages (target id, value) into a
+// parallel_priority_queue keyed by target id (smallest first). Each round of the time-forward
+// loop (emflow/time_forward.hpp) extracts all messages for a window of consecutive ids [a, b),
+// b chosen by a limit window (fixed or adaptive, emflow/limit_rules.hpp), and evaluates the
+// window's nodes: edges inside the window are delivered in RAM, level by level of the window's
+// own dependency structure, each level in parallel with tbb::parallel_for; edges leaving the
+// window are bulk-pushed as messages. A "scan token" message (target b, no value) keeps the
+// queue non-empty while nodes remain, so nodes without predecessors are reached too. Values
+// are written in id order to an external vector.
+//
+//   emflow::adaptive_window window(1 << 16);
+//   emflow::tfp::value_vector values;
+//   auto stats = emflow::tfp::evaluate_dag(inputs, edges, values, window, cfg);
+#pragma once
+
+#include <emflow/limit_rules.hpp>
+#include <emflow/ppq.hpp>
+#include <emflow/pipelines/tfp/dag.hpp>
+#include <emflow/time_forward.hpp>
+
+#include <oneapi/tbb/parallel_for.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace emflow::tfp {
+
+//! A value sent along an edge to its target; value == no_predecessor marks the scan token.
+struct message {
+    std::uint64_t target;  //!< the receiving node
+    std::int64_t value;    //!< the sender's value plus the edge weight
+};
+
+//! Pop order of messages: smallest target first.
+struct later_target {
+    //! True if a comes after b.
+    bool operator()(const message& a, const message& b) const { return a.target > b.target; }
+};
+
+//! The queue of messages.
+using message_queue = parallel_priority_queue<message, later_target>;
+
+//! A target bulk for an adaptive_window driving evaluate_dag: 2^16 messages (1 MiB). Big
+//! enough to amortize a round's queue overhead, small enough that a window's arrays stay in
+//! cache (measured with bench/tfp/tfp_dag_limits: wider windows get slower again).
+inline constexpr std::size_t default_target_bulk = std::size_t(1) << 16;
+
+//! Settings of evaluate_dag.
+struct evaluation_config {
+    ppq_config queue;                      //!< the message queue (its memory budget)
+    unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
+    std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
+};
+
+namespace detail {
+
+//! The limit of a window: key_limit_rule's, capped at max_window nodes and at n.
+template <typename Window>
+class window_limit_rule {
+public:
+    window_limit_rule(Window& w, std::uint64_t max_window, std::uint64_t n)
+        : window_(w), max_window_(max_window), n_(n) {}
+    message next_limit(const message& top) const {
+        const std::uint64_t width = std::min<std::uint64_t>(window_.width(), max_window_);
+        return message{top.target + std::min(width, n_ - top.target), no_predecessor};
+    }
+    void observe(std::size_t bulk, bool truncated) { window_.observe(bulk, truncated); }
+
+private:
+    Window& window_;
+    std::uint64_t max_window_, n_;
+};
+
+inline void atomic_max(std::atomic<std::int64_t>& a, std::int64_t v) {
+    std::int64_t cur = a.load(std::memory_order_relaxed);
+    while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+    }
+}
+
+//! The state of one evaluation: sequential readers of inputs and edges, the writer of values,
+//! and the arrays of the current window.
+template <typename NodeVector, typename EdgeVector, typename ValueVector>
+class window_evaluator {
+public:
+    window_evaluator(const NodeVector& inputs, const EdgeVector& edges, ValueVector& values,
+                     unsigned work)
+        : n_(inputs.size()), work_(work), inputs_(inputs), edges_(edges), values_(values) {}
+
+    //! Evaluates the window [next_node(), limit.target) from the bulk of its messages.
+    void process(const time_forward_bulk<message_queue>& bulk) {
+        const std::uint64_t a = next_, b = bulk.limit()->target, w = b - a;
+        best_ = std::vector<std::atomic<std::int64_t>>(w);
+        for (auto& x : best_) x.store(no_predecessor, std::memory_order_relaxed);
+        for (const message& m : bulk.items()) {
+            if (m.target < a || m.target >= b)
+                throw std::logic_error("emflow::tfp: a message outside its window");
+            atomic_max(best_[m.target - a], m.value);
+        }
+        read_window(a, b);
+        level_order(a, b);
+        value_.assign(w, 0);
+        for (std::size_t l = 0; l + 1 < level_start_.size(); ++l) {
+            tbb::parallel_for(level_start_[l], level_start_[l + 1], [&](std::size_t k) {
+                const std::uint32_t i = order_[k];
+                const std::int64_t v =
+                    node_value(input_[i], best_[i].load(std::memory_order_relaxed), work_);
+                value_[i] = v;
+                for (std::size_t e = edge_start_[i]; e < edge_start_[i + 1]; ++e) {
+                    const dag_edge& edge = window_edges_[e];
+                    if (edge.target < b)
+                        atomic_max(best_[edge.target - a], v + edge.weight);
+                    else
+                        bulk.push(message{edge.target, v + edge.weight});
+                }
+            });
+        }
+        for (std::int64_t v : value_) values_out_ << v;
+        if (b < n_) bulk.push(message{b, no_predecessor});
+        next_ = b;
+    }
+
+    //! First node not evaluated yet.
+    std::uint64_t next_node() const { return next_; }
+    //! Flushes the values written.
+    void finish() { values_out_.finish(); }
+
+private:
+    //! Reads the window's inputs and out-edges (edges are sorted by source).
+    void read_window(std::uint64_t a, std::uint64_t b) {
+        const std::uint64_t w = b - a;
+        input_.resize(w);
+        for (std::uint64_t i = 0; i < w; ++i) inputs_in_ >> input_[i];
+        window_edges_.clear();
+        edge_start_.assign(w + 1, 0);
+        for (; !edges_in_.empty() && edges_in_->source < b; ++edges_in_) {
+            const dag_edge& e = *edges_in_;
+            if (e.source < a || e.target <= e.source || e.target >= n_)
+                throw std::invalid_argument(
+                    "emflow::tfp: edges must go from lower to higher ids, sorted by source");
+            window_edges_.push_back(e);
+            ++edge_start_[e.source - a + 1];
+        }
+        for (std::uint64_t i = 0; i < w; ++i) edge_start_[i + 1] += edge_start_[i];
+    }
+
+    //! Orders the window's nodes by level (longest path inside the window) for parallel waves.
+    void level_order(std::uint64_t a, std::uint64_t b) {
+        const std::uint64_t w = b - a;
+        level_.assign(w, 0);
+        std::uint32_t levels = w ? 1 : 0;
+        for (const dag_edge& e : window_edges_) {  // in source order: a source's level is final
+            if (e.target >= b) continue;
+            std::uint32_t& l = level_[e.target - a];
+            l = std::max(l, level_[e.source - a] + 1);
+            levels = std::max(levels, l + 1);
+        }
+        level_start_.assign(levels + 1, 0);
+        for (std::uint32_t l : level_) ++level_start_[l + 1];
+        for (std::uint32_t l = 0; l < levels; ++l) level_start_[l + 1] += level_start_[l];
+        order_.resize(w);
+        std::vector<std::size_t> pos(level_start_.begin(), level_start_.end() - 1);
+        for (std::uint32_t i = 0; i < w; ++i) order_[pos[level_[i]]++] = i;
+    }
+
+    std::uint64_t n_, next_ = 0;
+    unsigned work_;
+    const NodeVector& inputs_;
+    const EdgeVector& edges_;
+    ValueVector& values_;
+    typename NodeVector::bufreader_type inputs_in_{inputs_};
+    typename EdgeVector::bufreader_type edges_in_{edges_};
+    typename ValueVector::bufwriter_type values_out_{values_};
+    std::vector<std::atomic<std::int64_t>> best_;
+    std::vector<std::int64_t> input_, value_;
+    std::vector<dag_edge> window_edges_;
+    std::vector<std::size_t> edge_start_, level_start_;
+    std::vector<std::uint32_t> level_, order_;
+};
+
+}  // namespace detail
+
+//! Evaluates every node's value (dag.hpp) by time-forward processing into `values` (resized to
+//! the number of nodes); `window` (fixed_window, adaptive_window) chooses the id range of each
+//! bulk. Returns the loop's statistics (bulk sizes in messages).
+template <typename NodeVector, typename EdgeVector, typename ValueVector, typename Window>
+time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edges,
+                                ValueVector& values, Window& window,
+                                const evaluation_config& cfg = evaluation_config()) {
+    if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
+        throw std::invalid_argument("emflow::tfp::evaluate_dag: max_window must be in [1, 2^31]");
+    const std::uint64_t n = inputs.size();
+    values.clear();
+    values.resize(n);
+    message_queue queue(later_target(), cfg.queue);
+    detail::window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(inputs, edges, values,
+                                                                            cfg.work);
+    if (n > 0) queue.push(message{0, no_predecessor});
+    detail::window_limit_rule<Window> rule(window, cfg.max_window, n);
+    const time_forward_stats stats = time_forward_loop(
+        queue, rule, [&](const time_forward_bulk<message_queue>& bulk) { evaluator.process(bulk); });
+    evaluator.finish();
+    if (evaluator.next_node() != n)
+        throw std::logic_error("emflow::tfp::evaluate_dag: the queue ran empty before the end");
+    return stats;
+}
+
+}  // namespace emflow::tfp
