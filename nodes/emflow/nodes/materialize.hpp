@@ -64,11 +64,19 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out) {
     out.clear();
     run_graph([&](run_context& ctx) { src.start(ctx); },
               [&](run_context&) {
-                  typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
-                  detail::drain(src, [&](auto first, std::size_t n) {
-                      for (std::size_t i = 0; i < n; ++i) writer << first[i];
-                  });
-                  writer.finish();
+                  if constexpr (P == 1) {
+                      // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose
+                      // pages hold a single block: append through the vector's own cache.
+                      detail::drain(src, [&](auto first, std::size_t n) {
+                          for (std::size_t i = 0; i < n; ++i) out.push_back(first[i]);
+                      });
+                  } else {
+                      typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
+                      detail::drain(src, [&](auto first, std::size_t n) {
+                          for (std::size_t i = 0; i < n; ++i) writer << first[i];
+                      });
+                      writer.finish();
+                  }
               });
 }
 
