@@ -19,8 +19,8 @@
 // bulk_pop's output. See the headers in emflow/ppq/ for each part.
 //
 // Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
-// every other member is called by one thread at a time. Heavy work (sorting, merging) runs on
-// num_threads OpenMP threads.
+// every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
+// a oneTBB arena of num_threads threads (see ppq/parallel_algorithms.hpp).
 //
 // Errors: misuse (pop on empty, push inside a bulk phase, nested phases, a limit_push before
 // the limit, a thread id out of range) throws std::logic_error / std::invalid_argument and leaves
@@ -41,6 +41,7 @@
 #include <emflow/ppq/stats.hpp>
 
 #include <omp.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
@@ -69,7 +70,7 @@ public:
     //! Creates an empty queue; throws std::invalid_argument for an unusable configuration.
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
         : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
-          heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
+          workers_(cfg_.threads), single_(1), heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
         for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(cfg_.heap_items);
@@ -95,7 +96,7 @@ public:
         guarded([&] {
             heaps_.push(0, x);
             if (heaps_[0].items.size() >= cfg_.heap_items) {
-                flush_heap(0, cfg_.threads);
+                flush_heap(0, workers_);
                 refresh_heaps();
             }
         });
@@ -234,7 +235,7 @@ public:
             std::push_heap(v.begin(), v.end(), cmp_);  // the tree is refreshed by limit_next()
             if (v.size() >= cfg_.heap_items) {
                 std::lock_guard<std::mutex> lock(mutex_);
-                flush_heap(thread_id, 1);
+                flush_heap(thread_id, single_);
             }
         });
     }
@@ -343,19 +344,20 @@ private:
 
     // ---- insertion side ----
     //! Sorts heap i into an internal array (threads for the sort) and gives it a fresh heap.
-    void flush_heap(unsigned i, unsigned threads) {
+    void flush_heap(unsigned i, ppq_detail::workers& w) {
         std::vector<T> items;
         items.swap(heaps_[i].items);
         heaps_[i].items.reserve(cfg_.heap_items);
         // the tree is refreshed by the single-threaded caller (refresh_heaps)
-        sort_run(items, threads);
+        ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, w);
         add_internal(std::move(items));
     }
     void bulk_flush_heap(unsigned i) {
+        usable();  // another thread's flush may have failed
         try {
             std::vector<T> items;
             items.swap(heaps_[i].items);
-            sort_run(items, 1);
+            ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, single_);
             std::lock_guard<std::mutex> lock(mutex_);
             heaps_[i].items.reserve(bulk_cap_);
             add_internal(std::move(items));
@@ -363,10 +365,6 @@ private:
             failed_.store(true);
             throw;
         }
-    }
-    void sort_run(std::vector<T>& v, unsigned threads) {
-        if (!std::is_sorted(v.begin(), v.end(), order_))  // ascending input needs no sort
-            ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, threads);
     }
     //! Heaps with at least min_sort items are sorted into internal arrays (in parallel, one
     //! thread per heap), the others get heap order back.
@@ -376,16 +374,19 @@ private:
         for (unsigned i = 0; i < p; ++i)
             if (heaps_[i].items.size() >= std::max<std::size_t>(min_sort, 1))
                 runs[i].swap(heaps_[i].items);
-        ppq_detail::failure_capture capture;
-        ppq_detail::guarded_order<order_type> g{&order_, &capture};
-        std::size_t big = 0;
-        for (auto& r : runs) big += r.size();
-#pragma omp parallel for num_threads(p) schedule(dynamic, 1) if (big > 65536)
-        for (unsigned i = 0; i < p; ++i) {
-            auto& v = runs[i];
-            if (!v.empty() && !std::is_sorted(v.begin(), v.end(), g)) std::sort(v.begin(), v.end(), g);
+        std::size_t nonempty = 0;
+        for (auto& r : runs) nonempty += !r.empty();
+        if (nonempty == 1) {  // one heap: a parallel sort of it
+            for (auto& r : runs)
+                if (!r.empty()) ppq_detail::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
+        } else if (nonempty > 1) {  // several: one thread per heap
+            workers_.run([&] {
+                tbb::parallel_for(0u, p, [&](unsigned i) {
+                    auto& v = runs[i];
+                    ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
+                });
+            });
         }
-        capture.rethrow();
         for (unsigned i = 0; i < p; ++i) {
             auto& v = heaps_[i].items;
             if (!runs[i].empty() || v.capacity() > cfg_.heap_items) {
@@ -407,15 +408,16 @@ private:
     //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out.
     void add_internal(std::vector<T>&& run) {
         if (run.empty()) return;
+        if (internal_.bytes() + run.capacity() * sizeof(T) > internal_limit()) flush_to_external();
         internal_.add(std::move(run), 0);
         for (unsigned l = 0; l < internal_.levels(); ++l) {
             if (internal_.on_level(l) < cfg_.max_per_level) continue;
             if (internal_.items_on_level(l) * sizeof(T) > free_internal_bytes()) break;
-            internal_.merge_level(l, cfg_.threads);
+            internal_.merge_level(l, workers_);
             ++stats_.internal_merges;
         }
         note_memory();
-        bool full = internal_.bytes() > internal_limit();
+        bool full = false;  // a full level that RAM could not merge
         for (unsigned l = 0; l < internal_.levels() && !full; ++l)
             full = internal_.on_level(l) >= 2 * cfg_.max_per_level;
         if (full) flush_to_external();
@@ -424,7 +426,7 @@ private:
     //! external array.
     void flush_to_external() {
         for (int l; (l = external_.level_to_merge(cfg_.pool_bytes)) >= 0;)
-            external_.merge_level(unsigned(l), cfg_.threads, next_disk_);
+            external_.merge_level(unsigned(l), workers_, next_disk_);
         std::vector<ppq_detail::sequence<T>> seqs;
         std::vector<std::size_t> owners;
         internal_.collect(seqs, owners);
@@ -435,8 +437,8 @@ private:
         while (left) {
             std::size_t room;
             T* dst = w.space(room);
-            std::size_t n = ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_,
-                                                       cfg_.threads);
+            std::size_t n =
+                ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_, workers_);
             w.commit(n);
             left -= n;
         }
@@ -457,7 +459,7 @@ private:
         extract_begin_ = extract_end_ = 0;
         while (extract_end_ < cfg_.extract_items && !external_.empty())
             extract_end_ += external_.merge_round(extract_.get() + extract_end_,
-                                                  cfg_.extract_items - extract_end_, cfg_.threads);
+                                                  cfg_.extract_items - extract_end_, workers_);
         ++stats_.extract_refills;
         note_memory();
     }
@@ -522,7 +524,7 @@ private:
             if (want == 0) break;
             std::size_t old = out.size();
             out.resize(old + want);
-            ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, cfg_.threads);
+            ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, workers_);
             for (std::size_t k = 0; k < owners.size(); ++k)
                 internal_.consumed(owners[k], seqs[k].first);
             extract_begin_ = std::size_t(seqs.back().first - extract_.get());
@@ -552,6 +554,8 @@ private:
     order_type order_;
     ppq_detail::resolved_config cfg_;
     ppq_stats stats_;
+    ppq_detail::workers workers_;  // the arena of parallel sorts and merges
+    ppq_detail::workers single_;   // sorting inside a pushing thread
     ppq_detail::insertion_heaps<T, Compare> heaps_;
     ppq_detail::internal_arrays<T, order_type> internal_;
     ppq_detail::external_arrays<T, order_type> external_;

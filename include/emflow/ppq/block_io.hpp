@@ -157,7 +157,7 @@ public:
         return p;
     }
     //! Returns a buffer; keeps at most keep spare buffers.
-    void put(void* p, std::size_t keep = 4) {
+    void put(void* p, std::size_t keep = 1) {
         free_.push_back(p);
         trim(keep);
     }

@@ -140,12 +140,12 @@ public:
 
     //! Merges up to max items out of the arrays into target (one round, cut at the merge
     //! limit); returns the number merged.
-    std::size_t merge_round(T* target, std::size_t max, unsigned threads) {
+    std::size_t merge_round(T* target, std::size_t max, workers& w) {
         std::vector<sequence<T>> seqs;
         std::vector<std::size_t> owners;
         const T* limit;
         prepare_round(seqs, owners, limit);
-        std::size_t n = multiway_merge(seqs, target, max, order_, threads);
+        std::size_t n = multiway_merge(seqs, target, max, order_, w);
         for (std::size_t k = 0; k < owners.size(); ++k) consumed(owners[k], seqs[k].first);
         finish_round();
         return n;
@@ -166,7 +166,7 @@ public:
     }
     //! Merges the arrays on level (all arrays if level is past the last one) into one array on
     //! the next level, streaming through the read and write buffers.
-    void merge_level(unsigned level, unsigned threads, unsigned& next_disk) {
+    void merge_level(unsigned level, workers& workers, unsigned& next_disk) {
         auto lv = per_level();
         const bool all = level >= lv.size();
         participating_.assign(arrays_.size(), false);
@@ -183,7 +183,7 @@ public:
             while (left) {
                 std::size_t room;
                 T* dst = w.space(room);
-                std::size_t n = merge_round(dst, room, threads);
+                std::size_t n = merge_round(dst, room, workers);
                 w.commit(n);
                 left -= n;
             }
@@ -230,7 +230,7 @@ public:
                 stats_.bytes_read += cfg_.block_bytes;
             }
         }
-        pool_.trim(4);
+        pool_.trim(1);
     }
 
 private:

@@ -92,7 +92,7 @@ public:
         return l;
     }
     //! Merges all arrays on level into one on level + 1 (needs RAM for its items).
-    void merge_level(unsigned level, unsigned threads) {
+    void merge_level(unsigned level, workers& w) {
         std::vector<sequence<T>> seqs;
         std::vector<std::size_t> owners;
         std::size_t n = 0;
@@ -106,7 +106,7 @@ public:
         std::vector<T> out(n);
         bytes_ += out.capacity() * sizeof(T);
         try {
-            multiway_merge(seqs, out.data(), n, order_, threads);
+            multiway_merge(seqs, out.data(), n, order_, w);
         } catch (...) {
             bytes_ -= out.capacity() * sizeof(T);
             throw;

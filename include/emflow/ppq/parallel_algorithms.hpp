@@ -1,20 +1,22 @@
-// emflow/ppq/parallel_algorithms.hpp: parallel sort and multiway merge (libstdc++ parallel mode)
-// with a given number of threads, and exception transport out of OpenMP regions.
+// emflow/ppq/parallel_algorithms.hpp: parallel sort and parallel multiway merge on a oneTBB
+// arena of the queue's num_threads threads.
 //
-// An exception must not leave an OpenMP parallel region (that terminates the process). So the
-// comparator used inside parallel regions is wrapped: the first exception is stored, and from
-// then on every comparison answers false, which ends every loop of the sort and merge code
-// quickly and safely; the stored exception is rethrown in the calling thread afterwards.
+// The multiway merge follows the parallel mode of libstdc++ (Singler et al.): the output is cut
+// into equal parts by multisequence selection (libstdc++'s __gnu_parallel::multiseq_partition),
+// and each part is merged independently by libstdc++'s sequential loser-tree multiway merge. oneTBB
+// instead of OpenMP runs the parts, because it composes: bulk_push may flush from inside a user's
+// OpenMP thread or oneTBB task (OpenMP would run a nested merge on one thread), and its idle
+// workers do not spin on a busy 2-core machine. Exceptions (a throwing comparator) propagate from
+// the tasks to the caller.
 #pragma once
 
-#include <parallel/algorithm>
+#include <parallel/multiseq_selection.h>
 #include <parallel/multiway_merge.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_sort.h>
+#include <tbb/task_arena.h>
 
-#include <omp.h>
-
-#include <atomic>
-#include <exception>
-#include <mutex>
+#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -28,99 +30,101 @@ struct pop_order {
     bool operator()(const T& a, const T& b) const { return cmp(b, a); }
 };
 
-//! The first exception thrown by a comparator in a parallel region.
-class failure_capture {
+//! The threads that sort and merge: a oneTBB arena of num_threads threads.
+class workers {
 public:
-    //! Stores the current exception unless one is stored already.
-    void capture() noexcept {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (!error_) error_ = std::current_exception();
-        failed_.store(true, std::memory_order_relaxed);
-    }
-    //! True once a comparison threw.
-    bool failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
-    //! Rethrows the stored exception, if any, and resets.
-    void rethrow() {
-        if (!failed()) return;
-        std::exception_ptr e;
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            std::swap(e, error_);
-            failed_.store(false);
-        }
-        std::rethrow_exception(e);
+    explicit workers(unsigned threads) : threads_(threads), arena_(int(threads)) {}
+    //! Number of threads.
+    unsigned threads() const { return threads_; }
+    //! Runs f inside the arena (its parallel algorithms then use at most threads() threads).
+    template <class F>
+    void run(F&& f) {
+        if (threads_ <= 1)
+            f();
+        else
+            arena_.execute(f);
     }
 
 private:
-    std::mutex mutex_;
-    std::exception_ptr error_;
-    std::atomic<bool> failed_{false};
+    unsigned threads_;
+    tbb::task_arena arena_;
 };
 
-//! A comparator that never throws: see the header comment.
-template <class Order>
-struct guarded_order {
-    const Order* order;
-    failure_capture* capture;
-    template <class T>
-    bool operator()(const T& a, const T& b) const noexcept {
-        if (capture->failed()) return false;
-        try {
-            return (*order)(a, b);
-        } catch (...) {
-            capture->capture();
-            return false;
-        }
-    }
-};
-
-//! Sorts [begin, end) by order with up to threads threads (in place for one thread).
+//! Sorts [begin, end) by order.
 template <class T, class Order>
-void parallel_sort(T* begin, T* end, const Order& order, unsigned threads) {
-    if (threads <= 1 || end - begin < 4096 || omp_in_parallel()) {
-        std::sort(begin, end, order);  // exceptions propagate directly
-        return;
-    }
-    failure_capture capture;
-    guarded_order<Order> g{&order, &capture};
-    __gnu_parallel::sort(begin, end, g, __gnu_parallel::multiway_mergesort_tag(threads));
-    capture.rethrow();
+void parallel_sort(T* begin, T* end, const Order& order, workers& w) {
+    if (std::is_sorted(begin, end, order)) return;  // ascending input: nothing to do
+    if (w.threads() <= 1 || end - begin < 65536)
+        std::sort(begin, end, order);
+    else
+        w.run([&] { tbb::parallel_sort(begin, end, order); });
 }
 
 //! A sorted range of items [first, second).
 template <class T>
 using sequence = std::pair<T*, T*>;
 
-//! Merges up to length items of seqs into target with up to threads threads; advances the
-//! sequences' begins past the merged items. Returns the number of items merged.
+namespace merge_detail {
+
+//! Merges the sequences into target sequentially (libstdc++'s loser tree); advances them.
+template <class T, class Order>
+void merge_sequential(std::vector<sequence<T>>& seqs, T* target, std::size_t length,
+                      const Order& order) {
+    // libstdc++ reads *seqs[0].second as a sentinel value even when it uses none, so the first
+    // sequence is an empty one over a valid dummy item.
+    T dummy{};
+    seqs.insert(seqs.begin(), sequence<T>(&dummy, &dummy));
+    __gnu_parallel::multiway_merge(seqs.begin(), seqs.end(), target, std::ptrdiff_t(length), order,
+                                   __gnu_parallel::sequential_tag());
+    seqs.erase(seqs.begin());
+}
+
+}  // namespace merge_detail
+
+//! Merges the first min(length, total) items of seqs into target and advances the sequences'
+//! begins past them; parts are merged in parallel. Returns the number of items merged.
 template <class T, class Order>
 std::size_t multiway_merge(std::vector<sequence<T>>& seqs, T* target, std::size_t length,
-                           const Order& order, unsigned threads) {
-    // libstdc++ reads *seqs[0].second as a sentinel value even when it does not use
-    // sentinels, so the first sequence is an empty one over a valid dummy item.
-    static thread_local T dummy{};
-    std::vector<sequence<T>> s;
-    s.reserve(seqs.size() + 1);
-    s.emplace_back(&dummy, &dummy);
+                           const Order& order, workers& w) {
+    std::vector<sequence<T>> ne;  // non-empty sequences (multiseq_partition needs them)
+    std::vector<std::size_t> where;
     std::size_t total = 0;
-    for (auto& q : seqs) {
-        total += std::size_t(q.second - q.first);
-        s.push_back(q);
-    }
+    for (std::size_t i = 0; i < seqs.size(); ++i)
+        if (seqs[i].first != seqs[i].second) {
+            ne.push_back(seqs[i]);
+            where.push_back(i);
+            total += std::size_t(seqs[i].second - seqs[i].first);
+        }
     length = std::min(length, total);
     if (length == 0) return 0;
-    failure_capture capture;
-    guarded_order<Order> g{&order, &capture};
-    // Nested inside a parallel region (a bulk_push from an OpenMP thread) OpenMP gives one
-    // thread, and libstdc++'s exact splitting mishandles one thread with a rank limit.
-    if (threads <= 1 || length < 8192 || omp_in_parallel())
-        __gnu_parallel::multiway_merge(s.begin(), s.end(), target, std::ptrdiff_t(length), g,
-                                       __gnu_parallel::sequential_tag());
-    else
-        __gnu_parallel::multiway_merge(s.begin(), s.end(), target, std::ptrdiff_t(length), g,
-                                       __gnu_parallel::parallel_tag(threads));
-    capture.rethrow();
-    for (std::size_t i = 0; i < seqs.size(); ++i) seqs[i] = s[i + 1];
+    const std::size_t k = ne.size();
+    const std::size_t parts = w.threads() > 1 && k > 1 && length >= 32768 ? w.threads() : 1;
+    if (parts == 1) {
+        merge_detail::merge_sequential(ne, target, length, order);
+    } else {
+        // cut[t][i]: where part t begins in sequence i (cut[parts]: where the merge ends)
+        std::vector<std::vector<T*>> cut(parts + 1, std::vector<T*>(k));
+        for (std::size_t i = 0; i < k; ++i) cut[0][i] = ne[i].first;
+        w.run([&] {
+            tbb::parallel_for(std::size_t(1), parts + 1, [&](std::size_t t) {
+                __gnu_parallel::multiseq_partition(ne.begin(), ne.end(),
+                                                   std::ptrdiff_t(length * t / parts),
+                                                   cut[t].begin(), order);
+            });
+            tbb::parallel_for(std::size_t(0), parts, [&](std::size_t t) {
+                std::vector<sequence<T>> part(k);
+                std::size_t offset = 0, n = 0;
+                for (std::size_t i = 0; i < k; ++i) {
+                    part[i] = {cut[t][i], cut[t + 1][i]};
+                    offset += std::size_t(cut[t][i] - ne[i].first);
+                    n += std::size_t(cut[t + 1][i] - cut[t][i]);
+                }
+                merge_detail::merge_sequential(part, target + offset, n, order);
+            });
+        });
+        for (std::size_t i = 0; i < k; ++i) ne[i].first = cut[parts][i];
+    }
+    for (std::size_t j = 0; j < k; ++j) seqs[where[j]].first = ne[j].first;
     return length;
 }
 
