@@ -20,7 +20,7 @@
 //
 // Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
 // every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
-// a oneTBB arena of num_threads threads (see ppq/parallel_algorithms.hpp).
+// num_threads OpenMP threads or a oneTBB arena (see ppq/parallel_algorithms.hpp).
 //
 // Errors: misuse (pop on empty, push inside a bulk phase, nested phases, a limit_push before
 // the limit, a thread id out of range) throws std::logic_error / std::invalid_argument and leaves
@@ -380,11 +380,9 @@ private:
             for (auto& r : runs)
                 if (!r.empty()) ppq_detail::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
         } else if (nonempty > 1) {  // several: one thread per heap
-            workers_.run([&] {
-                tbb::parallel_for(0u, p, [&](unsigned i) {
-                    auto& v = runs[i];
-                    ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
-                });
+            workers_.for_each(p, [&](std::size_t i) {
+                auto& v = runs[i];
+                ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
             });
         }
         for (unsigned i = 0; i < p; ++i) {

@@ -1,13 +1,10 @@
-// emflow/ppq/parallel_algorithms.hpp: parallel sort and parallel multiway merge on a oneTBB
-// arena of the queue's num_threads threads.
+// emflow/ppq/parallel_algorithms.hpp: parallel sort and parallel multiway merge with the queue's
+// num_threads threads.
 //
 // The multiway merge follows the parallel mode of libstdc++ (Singler et al.): the output is cut
 // into equal parts by multisequence selection (libstdc++'s __gnu_parallel::multiseq_partition),
-// and each part is merged independently by libstdc++'s sequential loser-tree multiway merge. oneTBB
-// instead of OpenMP runs the parts, because it composes: bulk_push may flush from inside a user's
-// OpenMP thread or oneTBB task (OpenMP would run a nested merge on one thread), and its idle
-// workers do not spin on a busy 2-core machine. Exceptions (a throwing comparator) propagate from
-// the tasks to the caller.
+// and each part is merged independently by libstdc++'s sequential loser-tree multiway merge.
+// Which threads run the parts: see `workers`. Exceptions (a throwing comparator) reach the caller.
 #pragma once
 
 #include <parallel/multiseq_selection.h>
@@ -16,7 +13,11 @@
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
 
+#include <omp.h>
+
 #include <algorithm>
+#include <exception>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -30,19 +31,42 @@ struct pop_order {
     bool operator()(const T& a, const T& b) const { return cmp(b, a); }
 };
 
-//! The threads that sort and merge: a oneTBB arena of num_threads threads.
+//! The threads that sort and merge: num_threads OpenMP threads (so a caller that uses OpenMP
+//! itself reuses the same thread team instead of competing with its spinning idle workers), or
+//! a oneTBB arena of num_threads threads for a caller inside an OpenMP region (a bulk_push that
+//! flushes), where OpenMP would give one thread.
 class workers {
 public:
     explicit workers(unsigned threads) : threads_(threads), arena_(int(threads)) {}
     //! Number of threads.
     unsigned threads() const { return threads_; }
-    //! Runs f inside the arena (its parallel algorithms then use at most threads() threads).
+    //! Calls f(0) .. f(n-1) in parallel; rethrows the first exception in the caller.
     template <class F>
-    void run(F&& f) {
-        if (threads_ <= 1)
-            f();
-        else
-            arena_.execute(f);
+    void for_each(std::size_t n, F&& f) {
+        if (threads_ <= 1 || n <= 1) {
+            for (std::size_t i = 0; i < n; ++i) f(i);
+        } else if (omp_in_parallel()) {
+            arena_.execute([&] { tbb::parallel_for(std::size_t(0), n, f); });
+        } else {
+            std::exception_ptr error;
+            std::mutex m;
+            const int threads = int(std::min<std::size_t>(threads_, n));
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+            for (std::size_t i = 0; i < n; ++i) {
+                try {  // an exception must not leave an OpenMP region
+                    f(i);
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(m);
+                    if (!error) error = std::current_exception();
+                }
+            }
+            if (error) std::rethrow_exception(error);
+        }
+    }
+    //! Runs f inside the oneTBB arena.
+    template <class F>
+    void run_in_arena(F&& f) {
+        arena_.execute(f);
     }
 
 private:
@@ -57,7 +81,7 @@ void parallel_sort(T* begin, T* end, const Order& order, workers& w) {
     if (w.threads() <= 1 || end - begin < 65536)
         std::sort(begin, end, order);
     else
-        w.run([&] { tbb::parallel_sort(begin, end, order); });
+        w.run_in_arena([&] { tbb::parallel_sort(begin, end, order); });
 }
 
 //! A sorted range of items [first, second).
@@ -105,22 +129,20 @@ std::size_t multiway_merge(std::vector<sequence<T>>& seqs, T* target, std::size_
         // cut[t][i]: where part t begins in sequence i (cut[parts]: where the merge ends)
         std::vector<std::vector<T*>> cut(parts + 1, std::vector<T*>(k));
         for (std::size_t i = 0; i < k; ++i) cut[0][i] = ne[i].first;
-        w.run([&] {
-            tbb::parallel_for(std::size_t(1), parts + 1, [&](std::size_t t) {
-                __gnu_parallel::multiseq_partition(ne.begin(), ne.end(),
-                                                   std::ptrdiff_t(length * t / parts),
-                                                   cut[t].begin(), order);
-            });
-            tbb::parallel_for(std::size_t(0), parts, [&](std::size_t t) {
-                std::vector<sequence<T>> part(k);
-                std::size_t offset = 0, n = 0;
-                for (std::size_t i = 0; i < k; ++i) {
-                    part[i] = {cut[t][i], cut[t + 1][i]};
-                    offset += std::size_t(cut[t][i] - ne[i].first);
-                    n += std::size_t(cut[t + 1][i] - cut[t][i]);
-                }
-                merge_detail::merge_sequential(part, target + offset, n, order);
-            });
+        w.for_each(parts, [&](std::size_t t) {
+            __gnu_parallel::multiseq_partition(ne.begin(), ne.end(),
+                                               std::ptrdiff_t(length * (t + 1) / parts),
+                                               cut[t + 1].begin(), order);
+        });
+        w.for_each(parts, [&](std::size_t t) {
+            std::vector<sequence<T>> part(k);
+            std::size_t offset = 0, n = 0;
+            for (std::size_t i = 0; i < k; ++i) {
+                part[i] = {cut[t][i], cut[t + 1][i]};
+                offset += std::size_t(cut[t][i] - ne[i].first);
+                n += std::size_t(cut[t + 1][i] - cut[t][i]);
+            }
+            merge_detail::merge_sequential(part, target + offset, n, order);
         });
         for (std::size_t i = 0; i < k; ++i) ne[i].first = cut[parts][i];
     }
