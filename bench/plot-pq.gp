@@ -38,7 +38,7 @@ do for [exp in 'push-rand-pop push-asc-pop asc-rbulk-rewrite'] {
         plot for [f in files] f using 1:2 with linespoints ls style_of(impl_of(f, exp)) title impl_of(f, exp) noenhanced, \
              (iolimit > 0 ? iolimit : 1/0) with lines ls 9 title 'I/O limit'
     } else {
-        unset key; set label 1 'no data' at graph 0.45, 0.5; plot 1/0 notitle; unset label 1; set key
+        unset key; set label 1 'no data' at graph 0.45, 0.5; plot [1:10] [1:10] 2 lt -2 notitle; unset label 1; set key
     }
 }
 
@@ -52,6 +52,6 @@ if (strlen(files) > 0) {
     plot for [f in files] f using 1:2 with linespoints ls style_of(impl_of(f, exp)) title impl_of(f, exp) noenhanced, \
          (iolimit > 0 ? iolimit : 1/0) with lines ls 9 title 'I/O limit'
 } else {
-    unset key; set label 1 'no data' at graph 0.45, 0.5; plot 1/0 notitle
+    unset key; set label 1 'no data' at graph 0.45, 0.5; plot [1:10] [1:10] 2 lt -2 notitle
 }
 unset multiplot
