@@ -19,7 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "node_test_util.hpp"
 #include "test_env.hpp"
+#include "throwing_greater.hpp"
 
 namespace {
 
@@ -55,28 +57,6 @@ std::vector<std::uint64_t> expected_items(unsigned producers, std::uint64_t n) {
 std::vector<std::uint64_t> pop_all(min_queue& pq) {
     std::vector<std::uint64_t> out;
     pq.bulk_pop(out, SIZE_MAX);
-    return out;
-}
-
-//! Drains a pull node inside a graph run, alternating element-wise and batch access.
-template <class Node>
-std::vector<std::uint64_t> drain_mixed(Node& node, std::mt19937_64& rng) {
-    std::vector<std::uint64_t> out;
-    emflow::run_graph([&](emflow::run_context& ctx) { node.start(ctx); },
-                      [&](emflow::run_context&) {
-                          while (!node.empty()) {
-                              if (rng() % 3 == 0) {
-                                  out.push_back(*node);
-                                  ++node;
-                                  continue;
-                              }
-                              const std::size_t n =
-                                  std::min<std::size_t>(node.batch_length(), 1 + rng() % 3000);
-                              const std::uint64_t* b = node.batch_begin();
-                              out.insert(out.end(), b, b + n);
-                              node += n;
-                          }
-                      });
     return out;
 }
 
@@ -163,7 +143,7 @@ TEST_CASE("pull side emits pop order with every batch size", "[pq_nodes]") {
             }
             std::sort(ref.begin(), ref.end());
             auto src = emflow::pq_source(pq, batch);
-            REQUIRE(drain_mixed(src, rng) == ref);
+            REQUIRE(emflow_test::drain_mixed(src, rng, 3000) == ref);
             REQUIRE(pq.empty());
             // Downstream nodes read whole batches: materialize through a transform.
             for (std::uint64_t x : ref) pq.push(x);
@@ -199,7 +179,7 @@ TEST_CASE("pull side with a limit emits exactly the items before it", "[pq_nodes
                 if (batch == 1 && limit > 5000) continue;  // keep single-item refills short
                 INFO("limit " << limit << " batch " << batch);
                 auto src = emflow::pq_source_until(pq, limit, batch);
-                const auto got = drain_mixed(src, rng);
+                const auto got = emflow_test::drain_mixed(src, rng, 3000);
                 const std::size_t end = std::lower_bound(ref.begin(), ref.end(), limit) - ref.begin();
                 REQUIRE(std::vector<std::uint64_t>(ref.begin() + done, ref.begin() + end) == got);
                 done = end;
@@ -233,18 +213,7 @@ TEST_CASE("push side: an exception in a producer reaches the caller, queue usabl
     CHECK(dir.entries() == 0);
 }
 
-namespace {
-
-struct throwing_greater {
-    std::shared_ptr<std::atomic<std::int64_t>> countdown;
-    bool operator()(std::uint64_t a, std::uint64_t b) const {
-        if (countdown->load(std::memory_order_relaxed) > 0 && countdown->fetch_sub(1) == 1)
-            throw std::runtime_error("comparator failed");
-        return a > b;
-    }
-};
-
-}  // namespace
+using emflow_test::throwing_greater;
 
 TEST_CASE("push and pull side: an exception in the comparator reaches the caller", "[pq_nodes]") {
     auto& dir = emflow_test::configure_test_disks();

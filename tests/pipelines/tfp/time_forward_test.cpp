@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "test_env.hpp"
+#include "throwing_greater.hpp"
 
 namespace {
 
@@ -172,19 +173,7 @@ TEST_CASE("an exception in the processing function reaches the caller, queue sti
     CHECK(dir.entries() == 0);
 }
 
-namespace {
-
-//! Orders like std::greater but throws once armed and called often enough.
-struct throwing_greater {
-    std::shared_ptr<std::atomic<std::int64_t>> countdown;
-    bool operator()(std::uint64_t a, std::uint64_t b) const {
-        if (countdown->load(std::memory_order_relaxed) > 0 && countdown->fetch_sub(1) == 1)
-            throw std::runtime_error("comparator failed");
-        return a > b;
-    }
-};
-
-}  // namespace
+using emflow_test::throwing_greater;
 
 TEST_CASE("an exception in the comparator reaches the caller of the loop", "[tfp]") {
     auto& dir = emflow_test::configure_test_disks();
