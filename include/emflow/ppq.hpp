@@ -245,6 +245,9 @@ public:
         expect(phase::limit, "limit_end() without limit_begin()");
         guarded([&] {
             if (limit_begin_ < limit_end_) {
+                // room first: the copy must not exist while a flush runs
+                if (internal_.bytes() + (limit_end_ - limit_begin_) * sizeof(T) > internal_limit())
+                    flush_to_external();
                 std::vector<T> rest(limit_buf_.get() + limit_begin_, limit_buf_.get() + limit_end_);
                 limit_begin_ = limit_end_ = 0;
                 add_internal(std::move(rest));
@@ -331,7 +334,13 @@ private:
     std::size_t used_bytes() const {
         return cfg_.fixed_bytes + internal_.bytes() + external_.ram_bytes() + heap_extra_bytes_;
     }
-    void note_memory() { stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, used_bytes()); }
+    //! Updates the peak: the read buffers' own peak (they change inside merges) counts with
+    //! the current size of everything else.
+    void note_memory() {
+        const std::size_t others = used_bytes() - external_.ram_bytes();
+        stats_.peak_memory_bytes =
+            std::max(stats_.peak_memory_bytes, others + external_.take_peak_ram_bytes());
+    }
     //! RAM the internal arrays may occupy: the pool minus read buffers (including those of the
     //! array the next flush creates) and the heaps' growth in a bulk phase.
     std::size_t internal_limit() const {
@@ -359,15 +368,18 @@ private:
             items.swap(heaps_[i].items);
             ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, single_);
             std::lock_guard<std::mutex> lock(mutex_);
-            heaps_[i].items.reserve(bulk_cap_);
+            // the run still occupies the heap's reserved RAM until it is added (a flush may
+            // come first); only then the heap gets new RAM
             add_internal(std::move(items));
+            heaps_[i].items.reserve(bulk_cap_);
         } catch (...) {
             failed_.store(true);
             throw;
         }
     }
     //! Heaps with at least min_sort items are sorted into internal arrays (in parallel, one
-    //! thread per heap), the others get heap order back.
+    //! thread per heap), the others get heap order back. The runs keep counting as heap RAM
+    //! until each is added; the sorted heaps get new RAM after that.
     void sort_heaps(std::size_t min_sort) {
         const unsigned p = cfg_.threads;
         std::vector<std::vector<T>> runs(p);
@@ -385,32 +397,58 @@ private:
                 ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
             });
         }
-        for (unsigned i = 0; i < p; ++i) {
+        for (unsigned i = 0; i < p; ++i) {  // shrink the unsorted heaps, one at a time
             auto& v = heaps_[i].items;
-            if (!runs[i].empty() || v.capacity() > cfg_.heap_items) {
+            if (runs[i].empty() && v.capacity() > cfg_.heap_items) {
                 std::vector<T> fresh;
                 fresh.reserve(cfg_.heap_items);
                 fresh.insert(fresh.end(), v.begin(), v.end());
                 v.swap(fresh);
             }
+        }
+        for (unsigned i = 0; i < p; ++i) {
+            std::size_t held = 0;  // what the heaps and the runs not yet added hold
+            for (unsigned j = 0; j < p; ++j)
+                held += (heaps_[j].items.capacity() + (j >= i ? runs[j].capacity() : 0)) *
+                        sizeof(T);
+            const std::size_t fixed_heaps = p * cfg_.heap_items * sizeof(T);
+            heap_extra_bytes_ = held > fixed_heaps ? held - fixed_heaps : 0;
+            add_internal(std::move(runs[i]));
+        }
+        heap_extra_bytes_ = 0;
+        for (unsigned i = 0; i < p; ++i) {
+            auto& v = heaps_[i].items;
+            v.reserve(cfg_.heap_items);
             std::make_heap(v.begin(), v.end(), cmp_);
             heaps_.changed(i);
         }
-        heap_extra_bytes_ = 0;
-        for (auto& r : runs) add_internal(std::move(r));
+        note_memory();
     }
     //! After limit pushes or a heap flush: the heaps are in order but the tree is stale.
     void refresh_heaps() {
         for (unsigned i = 0; i < cfg_.threads; ++i) heaps_.changed(i);
     }
-    //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out.
+    //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out
+    //! (with the run itself if it would not fit in RAM even after the flush).
     void add_internal(std::vector<T>&& run) {
         if (run.empty()) return;
-        if (internal_.bytes() + run.capacity() * sizeof(T) > internal_limit()) flush_to_external();
+        const std::size_t bytes = run.capacity() * sizeof(T);
+        if (internal_.bytes() + bytes > internal_limit()) {
+            // after the flush: no internal arrays, one more external array
+            const std::size_t reserved =
+                external_.reserved_bytes(external_.count() + 2) + heap_extra_bytes_;
+            if (reserved + bytes > cfg_.pool_bytes) {
+                flush_to_external(&run);
+                return;
+            }
+            flush_to_external();
+        }
         internal_.add(std::move(run), 0);
         for (unsigned l = 0; l < internal_.levels(); ++l) {
             if (internal_.on_level(l) < cfg_.max_per_level) continue;
-            if (internal_.items_on_level(l) * sizeof(T) > free_internal_bytes()) break;
+            const std::size_t merged = internal_.items_on_level(l) * sizeof(T);
+            if (merged > free_internal_bytes()) break;
+            stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, used_bytes() + merged);
             internal_.merge_level(l, workers_);
             ++stats_.internal_merges;
         }
@@ -420,16 +458,18 @@ private:
             full = internal_.on_level(l) >= 2 * cfg_.max_per_level;
         if (full) flush_to_external();
     }
-    //! One parallel multiway merge of all internal arrays and the extract buffer into a new
-    //! external array.
-    void flush_to_external() {
+    //! One parallel multiway merge of all internal arrays, the extract buffer and *run (a
+    //! sorted run not in the queue yet, if given) into a new external array.
+    void flush_to_external(std::vector<T>* run = nullptr) {
         for (int l; (l = external_.level_to_merge(cfg_.pool_bytes)) >= 0;)
             external_.merge_level(unsigned(l), workers_, next_disk_);
         std::vector<ppq_detail::sequence<T>> seqs;
         std::vector<std::size_t> owners;
         internal_.collect(seqs, owners);
         seqs.emplace_back(extract_.get() + extract_begin_, extract_.get() + extract_end_);
-        std::size_t left = internal_.size() + (extract_end_ - extract_begin_);
+        if (run) seqs.emplace_back(run->data(), run->data() + run->size());
+        std::size_t left =
+            internal_.size() + (extract_end_ - extract_begin_) + (run ? run->size() : 0);
         if (left == 0) return;
         ppq_detail::external_writer<T> w(cfg_, 0, next_disk_);
         while (left) {
@@ -444,6 +484,7 @@ private:
         stats_.bytes_written += w.bytes_written();
         for (std::size_t k = 0; k < owners.size(); ++k) internal_.consumed(owners[k], seqs[k].first);
         internal_.compact();
+        if (run) std::vector<T>().swap(*run);
         extract_begin_ = extract_end_ = 0;
         external_.add(std::move(arr));
         ++stats_.flushes;
@@ -529,6 +570,7 @@ private:
             if (extract_begin_ < extract_end_ || external_.empty()) break;  // limit or rank hit
         }
         internal_.compact();
+        note_memory();
     }
     //! The current item of a limit phase, refilling the batch; nullptr if the queue is empty.
     const T* limit_next() {

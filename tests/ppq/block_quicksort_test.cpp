@@ -171,8 +171,9 @@ TEST_CASE("block_quicksort with a throwing comparator propagates and keeps a per
                 emflow_test::throwing_greater cmp{
                     std::make_shared<std::atomic<std::int64_t>>(when)};
                 keys v = input;
-                REQUIRE_THROWS_WITH(emflow::ppq_detail::block_quicksort(v.data(), v.data() + n, cmp),
-                                    "comparator failed");
+                REQUIRE_THROWS_WITH(
+                    emflow::ppq_detail::block_quicksort(v.data(), v.data() + n, cmp),
+                    "comparator failed");
                 REQUIRE(multiset_of(v) == expected);
             }
         }

@@ -12,6 +12,7 @@
 #include <stxxl/bits/mng/block_manager.h>
 #include <stxxl/bits/mng/config.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -153,7 +154,7 @@ public:
         }
         void* p = std::aligned_alloc(disk_unit, bytes_);
         if (!p) throw std::bad_alloc();
-        ++held_;
+        peak_ = std::max(peak_, ++held_);
         return p;
     }
     //! Returns a buffer; keeps at most keep spare buffers.
@@ -171,11 +172,18 @@ public:
     }
     //! Bytes of all buffers allocated (in use or spare).
     std::size_t held_bytes() const { return held_ * bytes_; }
+    //! The most bytes held since the last take_peak_bytes(); restarts the count from now.
+    std::size_t take_peak_bytes() {
+        std::size_t p = peak_ * bytes_;
+        peak_ = held_;
+        return p;
+    }
 
 private:
     std::size_t bytes_;
     std::vector<void*> free_;
     std::size_t held_ = 0;
+    std::size_t peak_ = 0;
 };
 
 }  // namespace emflow::ppq_detail

@@ -88,27 +88,13 @@ public:
         }
         slots_.push_back(std::move(s));
     }
-    //! Withdraws the hint of the last slot (waits if the read already runs). False if the
-    //! read had already completed: then the block stays loaded.
-    bool unhint_last(block_pool& pool) {
+    //! Withdraws the hint of the last slot (waits if the read already runs) or drops its
+    //! loaded block (it is read again when needed). Not for the current block once loaded.
+    void drop_last(block_pool& pool) {
         slot& s = slots_.back();
-        if (s.reqs.empty()) return false;
-        if (!cancel_transfer(s.reqs)) wait_transfer(s.reqs);
+        if (!s.reqs.empty() && !cancel_transfer(s.reqs)) wait_transfer(s.reqs);
         pool.put(s.buffer);
         slots_.pop_back();
-        return true;
-    }
-    //! Number of leading slots whose reads have completed.
-    std::size_t loaded_prefix() {
-        std::size_t n = 0;
-        for (auto& s : slots_) {
-            if (!s.reqs.empty()) {
-                if (!transfer_done(s.reqs)) break;
-                wait_transfer(s.reqs);  // collects errors
-            }
-            ++n;
-        }
-        return n;
     }
     //! True if the current block is in RAM (waits for it otherwise, which then counts as a
     //! miss); hints it first if needed. Sets the current range.

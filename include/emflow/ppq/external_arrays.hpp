@@ -63,9 +63,11 @@ public:
     }
     //! RAM held by read buffers.
     std::size_t ram_bytes() const { return pool_.held_bytes(); }
-    //! Read buffer RAM the arrays may claim: read blocks per array.
+    //! The most RAM read buffers held since the previous call.
+    std::size_t take_peak_ram_bytes() { return pool_.take_peak_bytes(); }
+    //! Read buffer RAM the arrays may claim: read blocks per array, and a spare buffer.
     std::size_t reserved_bytes(std::size_t arrays) const {
-        return arrays * cfg_.read_blocks * cfg_.block_bytes;
+        return (arrays * cfg_.read_blocks + 1) * cfg_.block_bytes;
     }
     //! Number of arrays on each level.
     std::vector<std::size_t> per_level() const {
@@ -199,33 +201,36 @@ public:
         }
     }
 
-    //! Re-plans the prefetch hints (see the header comment).
+    //! Re-plans the prefetch hints (see the header comment) within the read budget of read
+    //! blocks per array: the current block of every merging array first (it is needed next;
+    //! a loaded one is in use), then the blocks with the smallest minima. Hints outside the
+    //! plan are withdrawn, loaded blocks outside it dropped.
     void rehint() {
         const std::size_t n = arrays_.size();
-        next_.assign(n, 0);
+        // want[i]: one past the last block of array i to hold
+        std::vector<std::size_t>& want = next_;
+        want.assign(n, 0);
         std::size_t used = 0;
         for (std::size_t i = 0; i < n; ++i) {
             auto& a = *arrays_[i];
-            std::size_t lp = a.loaded_prefix();
-            next_[i] = participates(i) ? a.current() + lp : a.blocks();
-            used += lp;
+            const bool current = participates(i) ? !a.empty() : a.current_loaded();
+            want[i] = a.current() + current;
+            used += current;
         }
-        const std::size_t budget = std::max(used, n * cfg_.read_blocks);
+        const std::size_t budget = n * cfg_.read_blocks;
         tournament_tree<hint_beats> tree(hint_beats{this});
         tree.rebuild(n);
         while (used < budget) {
             std::uint32_t w = tree.winner();
-            if (w == tree.none || next_[w] >= arrays_[w]->blocks()) break;
-            ++next_[w];
+            if (w == tree.none || want[w] >= arrays_[w]->blocks()) break;
+            ++want[w];
             ++used;
             tree.replay(w);
         }
         for (std::size_t i = 0; i < n; ++i) {
             auto& a = *arrays_[i];
-            std::size_t want = std::max(next_[i], a.current() + a.loaded_prefix());
-            if (!participates(i)) want = a.current() + a.loaded_prefix();
-            while (a.hint_end() > want && a.unhint_last(pool_)) ++stats_.hints_cancelled;
-            while (a.hint_end() < want) {
+            for (; a.hint_end() > want[i]; ++stats_.hints_cancelled) a.drop_last(pool_);
+            while (a.hint_end() < want[i]) {
                 a.hint_next(pool_);
                 stats_.bytes_read += cfg_.block_bytes;
             }
@@ -268,7 +273,8 @@ private:
             auto& a = *self->arrays_[x];
             auto& b = *self->arrays_[y];
             std::size_t i = self->next_[x], j = self->next_[y];
-            if (i >= a.blocks()) return false;
+            if (!self->participates(x) || i >= a.blocks()) return false;
+            if (!self->participates(y)) return true;
             if (j >= b.blocks()) return true;
             return self->order_(a.minimum(i), b.minimum(j));
         }
@@ -280,7 +286,7 @@ private:
     block_pool pool_;
     std::vector<array_ptr> arrays_;
     std::vector<bool> participating_;  // empty: all arrays take part
-    std::vector<std::size_t> next_;    // rehint(): next block to hint per array
+    std::vector<std::size_t> next_;    // rehint(): one past the last block to hold per array
     tournament_tree<limit_beats> limit_tree_;
     bool prefetch_ = true;
     bool blocks_advanced_ = false;
