@@ -206,6 +206,31 @@ TEST_CASE("split pushes side-ways while pulled into sinks and push_transform", "
     }
 }
 
+TEST_CASE("zip stopping at the shorter input still feeds a split on the longer one to its end",
+          "[nodes]") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto a = emflow_test::random_values(rng, n);
+        auto b = emflow_test::random_values(rng, n / 3);
+        for (bool async : {false, true}) {
+            std::vector<u64> side;
+            bool stopped = false;
+            std::vector<std::pair<u64, u64>> out;
+            if (async) {  // the side segment waits for push_stop() in a task of its own
+                auto side_node = async_push(recording_sink{&side, &stopped}, 1 + rng() % 1000);
+                materialize(zip(streamify(b), split(streamify(a), side_node)),
+                            std::back_inserter(out));
+            } else {
+                materialize(zip(streamify(b), split(streamify(a), recording_sink{&side, &stopped})),
+                            std::back_inserter(out));
+            }
+            CHECK(out.size() == b.size());
+            CHECK(side == a);
+            CHECK(stopped);
+        }
+    }
+}
+
 TEST_CASE("materialize to an output iterator and the batched adapter over an element-wise node", "[nodes]") {
     std::mt19937_64 rng(emflow_test::test_seed());
     for (u64 n : {0, 1, 5, 10000}) {

@@ -1,5 +1,7 @@
 // emflow/nodes/zip.hpp: joins two pull inputs element by element into std::pairs; ends with the
-// shorter input.
+// shorter input. The rest of the longer input is then read and discarded, so that every node
+// upstream of it finishes: a split there still pushes the whole stream into its side outputs
+// and stops them (otherwise a side segment would wait for push_stop() forever).
 //
 //   auto pairs = zip(left, right);   // value_type std::pair<L, R>
 #pragma once
@@ -46,7 +48,11 @@ public:
 
 private:
     bool refill() {
-        if (a_.empty() || b_.empty()) return false;
+        if (a_.empty() || b_.empty()) {
+            drain(a_);
+            drain(b_);
+            return false;
+        }
         std::size_t n = std::min({a_.batch_length(), b_.batch_length(), buf_.capacity()});
         auto ia = a_.batch_begin();
         auto ib = b_.batch_begin();
@@ -56,6 +62,11 @@ private:
         b_ += n;
         buf_.filled(n);
         return true;
+    }
+
+    template <class N>
+    static void drain(N& n) {
+        while (!n.empty()) n += n.batch_length();
     }
 
     stored_t<A> a_;
