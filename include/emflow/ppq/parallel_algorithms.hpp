@@ -7,6 +7,7 @@
 // Which threads run the parts: see `workers`. Exceptions (a throwing comparator) reach the caller.
 #pragma once
 
+#include <parallel/algorithm>  // first: the two internal headers below are not self-contained
 #include <parallel/multiseq_selection.h>
 #include <parallel/multiway_merge.h>
 #include <tbb/parallel_for.h>
