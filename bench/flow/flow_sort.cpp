@@ -1,7 +1,8 @@
 // Sorting nodes against STXXL's own stxxl::sorter on the same external input: random 64-bit
 // keys in an stxxl::vector, sorted within a memory budget and streamed into a checking sink
 // (order, count and checksum verified). emflow's sort node is measured with async run formation
-// (Figure 5) and parallel or sequential run sorts, and with inline runs. STXXL's sorter runs
+// (Figure 5) and parallel or sequential run sorts (block quicksort for these 64-bit keys), and
+// with inline runs. STXXL's sorter runs
 // first, with its defaults (before emflow switches STXXL to its sequential merge). Prints CSV:
 // bench,variant,input_mib,memory_mib,seconds,speedup  (speedup = stxxl_sorter time / time)
 //
@@ -98,8 +99,8 @@ int main(int argc, char** argv) {
         sort_options opt;
     };
     for (variant v : {variant{"emflow_async_parallel", {true, true}},
-                      variant{"emflow_async_std_sort", {true, false}},
-                      variant{"emflow_inline_std_sort", {false, false}}}) {
+                      variant{"emflow_async_sequential", {true, false}},
+                      variant{"emflow_inline_sequential", {false, false}}}) {
         auto t0 = std::chrono::steady_clock::now();
         checking_sink s;
         materialize(streamify(in) | sort(ascending{}, memory, v.opt), s);

@@ -21,11 +21,19 @@
 // Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
 // every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
 // num_threads OpenMP threads or a oneTBB arena (see ppq/parallel_algorithms.hpp).
+// Overlap: a bulk_push outside an OpenMP region (a oneTBB task or a plain thread) that fills its
+// insertion heap hands the heap to a oneTBB background task in the caller's arena and goes on
+// with a fresh one; the task sorts the heap into an internal array (merging levels or flushing
+// to disk as needed; these steps are serialized). At most a few heaps are in flight, their RAM
+// reserved from the budget at bulk_push_begin; when none is free the pusher sorts its heap
+// itself. bulk_push_end, size(), stats() and the destructor wait for the background tasks.
+// Inside an OpenMP region (whose team holds every core already) the pusher sorts its own heap.
 //
 // Errors: misuse (pop on empty, push inside a bulk phase, nested phases, a limit_push before
 // the limit, a thread id out of range) throws std::logic_error / std::invalid_argument and leaves
 // the queue unchanged. Any other exception -- from the comparator (also when thrown inside a
-// parallel sort or merge: it is carried to the calling thread), std::bad_alloc, or an
+// parallel sort or merge: it is carried to the calling thread; from a background task it is
+// rethrown by the next flushing bulk_push and by bulk_push_end), std::bad_alloc, or an
 // stxxl::io_error such as a full disk -- leaves the queue *failed*: its contents are
 // unspecified, every further member except the destructor throws std::logic_error, and the
 // destructor waits for pending I/O and frees all RAM and disk blocks.
@@ -43,14 +51,17 @@
 #include <omp.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -70,7 +81,8 @@ public:
     //! Creates an empty queue; throws std::invalid_argument for an unusable configuration.
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
         : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
-          workers_(cfg_.threads), single_(1), heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
+          workers_(cfg_.threads), single_(1),
+          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads)), heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
         for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(cfg_.heap_items);
@@ -78,9 +90,12 @@ public:
     }
     parallel_priority_queue(const parallel_priority_queue&) = delete;
     parallel_priority_queue& operator=(const parallel_priority_queue&) = delete;
+    //! Waits for background tasks, frees all RAM and disk blocks.
+    ~parallel_priority_queue() { wait_background(); }
 
-    //! Number of items.
+    //! Number of items (in a bulk phase: after the background tasks ended).
     size_type size() const {
+        wait_background();
         return heaps_.size() + internal_.size() + (extract_end_ - extract_begin_) +
                external_.size() + (limit_end_ - limit_begin_);
     }
@@ -130,6 +145,7 @@ public:
             bulk_cap_ = std::clamp(per_heap + per_heap / 8, cfg_.heap_items,
                                    cfg_.heap_items + spare);
             heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
+            reserve_in_flight();
             for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
             phase_.store(phase::bulk, std::memory_order_release);
             note_memory();
@@ -148,10 +164,31 @@ public:
     }
     //! Inserts x in a bulk phase with the id of the calling OpenMP thread or oneTBB worker.
     void bulk_push(const T& x) { bulk_push(x, calling_thread_id()); }
-    //! Ends the bulk phase: restores heap order or sorts the heaps into internal arrays.
+    //! Inserts items[0, n) in a bulk phase, from the thread with id thread_id (as above).
+    void bulk_push(const T* items, size_type n, unsigned thread_id) {
+        if (phase_.load(std::memory_order_relaxed) != phase::bulk)
+            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
+                                   "bulk_push_begin()/bulk_push_end()");
+        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        auto& v = heaps_[thread_id].items;
+        while (n > 0) {
+            const std::size_t k = std::min(n, bulk_cap_ - std::min(bulk_cap_, v.size()));
+            v.insert(v.end(), items, items + k);
+            items += k;
+            n -= k;
+            if (v.size() >= bulk_cap_) bulk_flush_heap(thread_id);
+        }
+    }
+    //! Inserts items[0, n) in a bulk phase with the id of the calling thread (as above).
+    void bulk_push(const T* items, size_type n) { bulk_push(items, n, calling_thread_id()); }
+    //! Ends the bulk phase: waits for the background tasks (rethrowing their first exception),
+    //! then restores heap order or sorts the heaps into internal arrays.
     void bulk_push_end() {
-        usable();
         expect(phase::bulk, "bulk_push_end() without bulk_push_begin()");
+        wait_background();
+        if (std::exception_ptr e = std::exchange(background_error_, nullptr))
+            std::rethrow_exception(e);
+        usable();
         guarded([&] {
             sort_heaps(cfg_.heap_items / 8);
             heap_extra_bytes_ = 0;
@@ -247,18 +284,20 @@ public:
             if (limit_begin_ < limit_end_) {
                 // room first: the copy must not exist while a flush runs
                 if (internal_.bytes() + (limit_end_ - limit_begin_) * sizeof(T) > internal_limit())
-                    flush_to_external();
+                    flush_to_external(workers_);
                 std::vector<T> rest(limit_buf_.get() + limit_begin_, limit_buf_.get() + limit_end_);
                 limit_begin_ = limit_end_ = 0;
-                add_internal(std::move(rest));
+                add_internal(std::move(rest), workers_);
             }
             refresh_heaps();
             phase_.store(phase::normal);
         });
     }
 
-    //! Counters and the current shape of the queue.
+    //! Counters and the current shape of the queue (in a bulk phase: after the background
+    //! tasks ended).
     ppq_stats stats() const {
+        wait_background();
         ppq_stats s = stats_;
         s.items_on_disk = external_.items_on_disk();
         s.items_in_ram = size() - s.items_on_disk;
@@ -359,23 +398,94 @@ private:
         heaps_[i].items.reserve(cfg_.heap_items);
         // the tree is refreshed by the single-threaded caller (refresh_heaps)
         ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, w);
-        add_internal(std::move(items));
+        add_internal(std::move(items), workers_);
     }
+    //! Heap i is full in a bulk phase: hands it to a background task, or sorts it here.
     void bulk_flush_heap(unsigned i) {
-        usable();  // another thread's flush may have failed
+        if (failed_.load(std::memory_order_relaxed)) {  // another flush failed
+            std::lock_guard<std::mutex> lock(error_mutex_);
+            if (background_error_) std::rethrow_exception(background_error_);
+            usable();
+        }
         try {
             std::vector<T> items;
             items.swap(heaps_[i].items);
-            ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, single_);
-            std::lock_guard<std::mutex> lock(mutex_);
-            // the run still occupies the heap's reserved RAM until it is added (a flush may
-            // come first); only then the heap gets new RAM
-            add_internal(std::move(items));
-            heaps_[i].items.reserve(bulk_cap_);
+            const bool in_omp = omp_in_parallel();
+            if (!in_omp && take_in_flight_slot()) {
+                heaps_[i].items.reserve(bulk_cap_);
+                spawn_background(std::move(items));
+                return;
+            }
+            // The pusher sorts its heap itself; inside a oneTBB task isolated, so that waiting
+            // for a parallel loop under the lock never picks up a task that takes the lock.
+            auto& w = in_omp ? workers_ : in_task_;
+            tbb::this_task_arena::isolate([&] {
+                ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_,
+                                          in_omp ? single_ : in_task_);
+                std::lock_guard<std::mutex> lock(mutex_);
+                // the run still occupies the heap's reserved RAM until it is added (a flush
+                // may come first); only then the heap gets new RAM
+                add_internal(std::move(items), w);
+                heaps_[i].items.reserve(bulk_cap_);
+            });
         } catch (...) {
             failed_.store(true);
             throw;
         }
+    }
+
+    // ---- background insertion tasks ----
+    //! Reserves RAM for the heaps that may be in flight in this bulk phase: up to two per
+    //! thread within an eighth of the pool and the free part of it; the first uses the sort
+    //! scratch heap of fixed_bytes.
+    void reserve_in_flight() {
+        const std::size_t run_bytes = bulk_cap_ * sizeof(T), scratch = cfg_.heap_items * sizeof(T);
+        const std::size_t room = std::min(cfg_.pool_bytes / 8, free_internal_bytes()) + scratch;
+        max_in_flight_ = unsigned(std::min<std::size_t>(2 * cfg_.threads, room / run_bytes));
+        if (max_in_flight_ > 0) heap_extra_bytes_ += max_in_flight_ * run_bytes - scratch;
+    }
+    bool take_in_flight_slot() {
+        unsigned n = in_flight_.load(std::memory_order_relaxed);
+        while (n < max_in_flight_ && !in_flight_.compare_exchange_weak(n, n + 1)) {
+        }
+        return n < max_in_flight_;
+    }
+    //! Runs sorting `items` and adding them as an internal array in a oneTBB task of the
+    //! calling thread's arena.
+    void spawn_background(std::vector<T>&& items) {
+        {
+            std::lock_guard<std::mutex> lock(error_mutex_);
+            if (!background_arena_) background_arena_.emplace(tbb::task_arena::attach());
+        }
+        auto run = std::make_shared<std::vector<T>>(std::move(items));
+        background_.run([this, run] {
+            // isolated: a task waiting for its parallel sort or merge must not pick up a
+            // producer (which would delay it) or another insertion task (which takes the lock)
+            tbb::this_task_arena::isolate([&] {
+                try {
+                    if (!failed_.load()) {
+                        ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_,
+                                                  in_task_);
+                        std::lock_guard<std::mutex> lock(mutex_);
+                        if (failed_.load()) return;
+                        ++stats_.background_sorts;
+                        add_internal(std::move(*run), in_task_);
+                    }
+                } catch (...) {
+                    std::lock_guard<std::mutex> lock(error_mutex_);
+                    if (!background_error_) background_error_ = std::current_exception();
+                    failed_.store(true);
+                }
+            });
+            std::vector<T>().swap(*run);
+            in_flight_.fetch_sub(1);
+        });
+    }
+    //! Waits for every background task; the waiting thread helps in their arena.
+    void wait_background() const {
+        if (!background_arena_) return;
+        background_arena_->execute([&] { background_.wait(); });
+        background_arena_.reset();
     }
     //! Heaps with at least min_sort items are sorted into internal arrays (in parallel, one
     //! thread per heap), the others get heap order back. The runs keep counting as heap RAM
@@ -413,7 +523,7 @@ private:
                         sizeof(T);
             const std::size_t fixed_heaps = p * cfg_.heap_items * sizeof(T);
             heap_extra_bytes_ = held > fixed_heaps ? held - fixed_heaps : 0;
-            add_internal(std::move(runs[i]));
+            add_internal(std::move(runs[i]), workers_);
         }
         heap_extra_bytes_ = 0;
         for (unsigned i = 0; i < p; ++i) {
@@ -430,7 +540,7 @@ private:
     }
     //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out
     //! (with the run itself if it would not fit in RAM even after the flush).
-    void add_internal(std::vector<T>&& run) {
+    void add_internal(std::vector<T>&& run, ppq_detail::workers& w) {
         if (run.empty()) return;
         const std::size_t bytes = run.capacity() * sizeof(T);
         if (internal_.bytes() + bytes > internal_limit()) {
@@ -438,10 +548,10 @@ private:
             const std::size_t reserved =
                 external_.reserved_bytes(external_.count() + 2) + heap_extra_bytes_;
             if (reserved + bytes > cfg_.pool_bytes) {
-                flush_to_external(&run);
+                flush_to_external(w, &run);
                 return;
             }
-            flush_to_external();
+            flush_to_external(w);
         }
         internal_.add(std::move(run), 0);
         for (unsigned l = 0; l < internal_.levels(); ++l) {
@@ -449,20 +559,22 @@ private:
             const std::size_t merged = internal_.items_on_level(l) * sizeof(T);
             if (merged > free_internal_bytes()) break;
             stats_.peak_memory_bytes = std::max(stats_.peak_memory_bytes, used_bytes() + merged);
-            internal_.merge_level(l, workers_);
+            internal_.merge_level(l, w);
             ++stats_.internal_merges;
         }
         note_memory();
         bool full = false;  // a full level that RAM could not merge
         for (unsigned l = 0; l < internal_.levels() && !full; ++l)
             full = internal_.on_level(l) >= 2 * cfg_.max_per_level;
-        if (full) flush_to_external();
+        if (full) flush_to_external(w);
     }
     //! One parallel multiway merge of all internal arrays, the extract buffer and *run (a
     //! sorted run not in the queue yet, if given) into a new external array.
-    void flush_to_external(std::vector<T>* run = nullptr) {
-        for (int l; (l = external_.level_to_merge(cfg_.pool_bytes)) >= 0;)
-            external_.merge_level(unsigned(l), workers_, next_disk_);
+    void flush_to_external(ppq_detail::workers& w, std::vector<T>* run = nullptr) {
+        // read buffers may take half of what the heaps' growth in a bulk phase leaves
+        const std::size_t pool = cfg_.pool_bytes - std::min(cfg_.pool_bytes, heap_extra_bytes_);
+        for (int l; (l = external_.level_to_merge(pool)) >= 0;)
+            external_.merge_level(unsigned(l), w, next_disk_);
         std::vector<ppq_detail::sequence<T>> seqs;
         std::vector<std::size_t> owners;
         internal_.collect(seqs, owners);
@@ -471,17 +583,16 @@ private:
         std::size_t left =
             internal_.size() + (extract_end_ - extract_begin_) + (run ? run->size() : 0);
         if (left == 0) return;
-        ppq_detail::external_writer<T> w(cfg_, 0, next_disk_);
+        ppq_detail::external_writer<T> out(cfg_, 0, next_disk_);
         while (left) {
             std::size_t room;
-            T* dst = w.space(room);
-            std::size_t n =
-                ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_, workers_);
-            w.commit(n);
+            T* dst = out.space(room);
+            std::size_t n = ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_, w);
+            out.commit(n);
             left -= n;
         }
-        auto arr = w.finish();
-        stats_.bytes_written += w.bytes_written();
+        auto arr = out.finish();
+        stats_.bytes_written += out.bytes_written();
         for (std::size_t k = 0; k < owners.size(); ++k) internal_.consumed(owners[k], seqs[k].first);
         internal_.compact();
         if (run) std::vector<T>().swap(*run);
@@ -596,6 +707,7 @@ private:
     ppq_stats stats_;
     ppq_detail::workers workers_;  // the arena of parallel sorts and merges
     ppq_detail::workers single_;   // sorting inside a pushing thread
+    ppq_detail::workers in_task_;  // sorts and merges inside oneTBB tasks
     ppq_detail::insertion_heaps<T, Compare> heaps_;
     ppq_detail::internal_arrays<T, order_type> internal_;
     ppq_detail::external_arrays<T, order_type> external_;
@@ -610,8 +722,15 @@ private:
     std::atomic<bool> failed_{false};
     std::mutex mutex_;  // adding internal arrays during bulk/limit pushes
     std::size_t bulk_cap_ = 0;
-    std::size_t heap_extra_bytes_ = 0;
+    std::size_t heap_extra_bytes_ = 0;  // heap growth and in-flight heaps of a bulk phase
     unsigned next_disk_ = 0;
+    // background insertion tasks of the bulk phase (waited for by const readers, too)
+    mutable tbb::task_group background_;
+    mutable std::optional<tbb::task_arena> background_arena_;  // where they run
+    std::atomic<unsigned> in_flight_{0};  // heaps handed to background tasks, not yet added
+    unsigned max_in_flight_ = 0;
+    std::mutex error_mutex_;  // background_error_ and background_arena_
+    std::exception_ptr background_error_;  // the first exception of a background task
 };
 
 }  // namespace emflow

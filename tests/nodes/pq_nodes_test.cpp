@@ -71,7 +71,6 @@ TEST_CASE("push side: 1..4 concurrent producer pipelines, nothing lost or duplic
             INFO(producers << " producers");
             min_queue pq(std::greater<std::uint64_t>(), small_queue());
             emflow::bulk_push_options opt;
-            opt.chunk_items = 1000 + producers * 777;  // odd sizes: chunks end mid-batch
             switch (producers) {
                 case 1: emflow::bulk_push_from(pq, n, opt, producer(0, n)); break;
                 case 2:

@@ -9,7 +9,8 @@
 
 #include <emflow/ppq/block_quicksort.hpp>
 
-#include <parallel/multiway_merge.h>  // first: it includes what multiseq_selection.h needs
+#include <parallel/algorithm>  // first: the two internal headers below are not self-contained
+#include <parallel/multiway_merge.h>
 #include <parallel/multiseq_selection.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -35,10 +36,18 @@ struct pop_order {
 //! The threads that sort and merge: num_threads OpenMP threads (so a caller that uses OpenMP
 //! itself reuses the same thread team instead of competing with its spinning idle workers), or
 //! a oneTBB arena of num_threads threads for a caller inside an OpenMP region (a bulk_push that
-//! flushes), where OpenMP would give one thread.
+//! flushes), where OpenMP would give one thread. Workers made by in_caller_arena() run as
+//! oneTBB tasks of the calling thread's arena instead: for queue work inside oneTBB tasks,
+//! which must neither open an OpenMP team nor add threads to the busy cores.
 class workers {
 public:
     explicit workers(unsigned threads) : threads_(threads), arena_(int(threads)) {}
+    //! Workers that use the calling thread's oneTBB arena (see the class comment).
+    static workers in_caller_arena(unsigned threads) {
+        workers w(threads);
+        w.in_caller_arena_ = true;
+        return w;
+    }
     //! Number of threads.
     unsigned threads() const { return threads_; }
     //! Calls f(0) .. f(n-1) in parallel; rethrows the first exception in the caller.
@@ -46,6 +55,8 @@ public:
     void for_each(std::size_t n, F&& f) {
         if (threads_ <= 1 || n <= 1) {
             for (std::size_t i = 0; i < n; ++i) f(i);
+        } else if (in_caller_arena_) {
+            tbb::parallel_for(std::size_t(0), n, f);
         } else if (omp_in_parallel()) {
             arena_.execute([&] { tbb::parallel_for(std::size_t(0), n, f); });
         } else {
@@ -67,12 +78,16 @@ public:
     //! Runs f inside the oneTBB arena.
     template <class F>
     void run_in_arena(F&& f) {
-        arena_.execute(f);
+        if (in_caller_arena_)
+            f();
+        else
+            arena_.execute(f);
     }
 
 private:
     unsigned threads_;
     tbb::task_arena arena_;
+    bool in_caller_arena_ = false;
 };
 
 //! Sorts [begin, end) by order: block quicksort, with the threads of w for long ranges (it

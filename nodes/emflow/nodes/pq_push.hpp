@@ -2,13 +2,10 @@
 // the queue as one bulk-push phase, overlapped with the queue's insertion work.
 //
 // bulk_push_from(pq, approx, src1, src2, ...) is a primary sink like materialize: it starts the
-// pipelines and pulls each in its own oneTBB task of the shared flow arena, all at once. A
-// producer copies its batches into chunks and hands each full chunk to an insertion task, which
-// bulk_pushes the items into the insertion heap of the thread it runs on (thread id from the
-// task arena) and, when that heap is full, sorts it into an internal array; so producing items
-// and inserting/sorting them run on different cores at the same time. At most `max_chunks`
-// chunks are in flight; a producer that finds none free inserts its chunk itself, which bounds
-// RAM and never blocks a thread.
+// pipelines and pulls each in its own oneTBB task of the shared flow arena, all at once. Each
+// producer hands its batches to bulk_push (one call per batch, into the insertion heap of the
+// thread it runs on); a full heap goes to one of the queue's background tasks, which sorts it
+// into an internal array on another core while the producer goes on (see ppq.hpp, "Overlap").
 //
 //   bulk_push_from(pq, n, generate(n, f) | transform(g), streamify(v));
 //
@@ -27,9 +24,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
-#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -41,8 +36,6 @@ namespace emflow {
 
 //! Settings of bulk_push_from.
 struct bulk_push_options {
-    std::size_t chunk_items = 1 << 15;  //!< items per chunk handed to an insertion task
-    std::size_t max_chunks = 0;         //!< chunks in flight; 0: 2 per arena thread
     //! Bulk size announced to bulk_push_begin (at most approx_size): small keeps the
     //! insertion heaps small, so sorting them overlaps production; SIZE_MAX: the paper's way.
     std::size_t overlap_bulk = 0;
@@ -61,86 +54,22 @@ void require_heap_per_thread(const Queue& q) {
             " threads; set ppq_config.num_threads >= " + std::to_string(threads));
 }
 
-//! Hands chunks of produced items to insertion tasks (see the file comment).
-template <class Queue>
-class chunk_inserter {
-public:
+//! Pulls src to its end (or until the graph is cancelled) into q, one bulk_push per batch.
+template <class Queue, class Src>
+void push_all(Queue& q, Src& src, run_context& ctx) {
     using T = typename Queue::value_type;
-
-    chunk_inserter(Queue& q, run_context& ctx, const bulk_push_options& opt)
-        : queue_(q), ctx_(ctx), chunk_items_(std::max<std::size_t>(1, opt.chunk_items)),
-          max_chunks_(opt.max_chunks ? opt.max_chunks
-                                     : 2 * std::size_t(flow_arena().max_concurrency())) {}
-
-    //! Pulls src to its end (or until the graph is cancelled), handing its items on.
-    template <class Src>
-    void drain(Src& src) {
-        std::unique_ptr<std::vector<T>> chunk = take_chunk();
-        while (!src.empty()) {
-            if (ctx_.cancelled()) throw flow_cancelled();
-            const std::size_t n = std::min(src.batch_length(), chunk_items_ - chunk->size());
-            auto first = src.batch_begin();
-            for (std::size_t i = 0; i < n; ++i) chunk->push_back(first[i]);
-            src += n;
-            if (chunk->size() == chunk_items_) {
-                hand_on(std::move(chunk));
-                chunk = take_chunk();
-            }
-        }
-        insert(*chunk);
-    }
-
-private:
-    std::unique_ptr<std::vector<T>> take_chunk() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (free_.empty()) {
-            auto c = std::make_unique<std::vector<T>>();
-            c->reserve(chunk_items_);
-            return c;
-        }
-        auto c = std::move(free_.back());
-        free_.pop_back();
-        return c;
-    }
-    void give_back(std::unique_ptr<std::vector<T>> c) {
-        c->clear();
-        std::lock_guard<std::mutex> lock(mutex_);
-        free_.push_back(std::move(c));
-    }
-    void insert(const std::vector<T>& chunk) {
-        const int tid = tbb::this_task_arena::current_thread_index();
-        const unsigned id = tid >= 0 ? unsigned(tid) : 0;
-        for (const T& x : chunk) queue_.bulk_push(x, id);
-    }
-    //! Spawns an insertion task for the chunk, or inserts it here if enough are in flight.
-    void hand_on(std::unique_ptr<std::vector<T>> chunk) {
-        if (in_flight_.fetch_add(1) >= max_chunks_) {
-            in_flight_.fetch_sub(1);
-            insert(*chunk);
-            chunk->clear();
-            give_back(std::move(chunk));
-            return;
-        }
-        auto shared = std::shared_ptr<std::vector<T>>(chunk.release());
-        ctx_.spawn([this, shared]() {
-            struct done_guard {
-                chunk_inserter* self;
-                ~done_guard() { self->in_flight_.fetch_sub(1); }
-            } guard{this};
-            insert(*shared);
-            auto c = std::make_unique<std::vector<T>>();
-            c->swap(*shared);
-            give_back(std::move(c));
+    std::vector<T> scratch(default_chunk);
+    while (!src.empty()) {
+        if (ctx.cancelled()) throw flow_cancelled();
+        const std::size_t n = std::min(src.batch_length(), scratch.size());
+        with_contiguous(src.batch_begin(), n, scratch.data(), [&](const T* p, std::size_t k) {
+            // a task may resume on another thread after waiting: the id of this batch's thread
+            const int tid = tbb::this_task_arena::current_thread_index();
+            q.bulk_push(p, k, tid >= 0 ? unsigned(tid) : 0u);
         });
+        src += n;
     }
-
-    Queue& queue_;
-    run_context& ctx_;
-    std::size_t chunk_items_, max_chunks_;
-    std::atomic<std::size_t> in_flight_{0};
-    std::mutex mutex_;
-    std::vector<std::unique_ptr<std::vector<T>>> free_;
-};
+}
 
 //! Ends q's bulk phase after a failure without hiding the first error.
 template <class Queue>
@@ -160,20 +89,17 @@ void bulk_push_from(Queue& q, std::size_t approx_size, const bulk_push_options& 
                     Sources&&... sources) {
     detail::require_heap_per_thread(q);
     bool opened = false;
-    std::unique_ptr<detail::chunk_inserter<Queue>> inserter;  // outlives every task
     try {
         run_graph(
             [&](run_context& ctx) { (sources.start(ctx), ...); },
             [&](run_context& ctx) {
                 // Announcing the whole bulk would let the insertion heaps grow to hold it all,
-                // deferring every sort to bulk_push_end(), after production. Announcing only
-                // what is in flight keeps the heaps at their normal size, so full heaps are
-                // sorted into internal arrays while the producers go on.
+                // deferring every sort to bulk_push_end(), after production. A small
+                // announcement keeps the heaps at their normal size, so full heaps are sorted
+                // into internal arrays by background tasks while the producers go on.
                 q.bulk_push_begin(std::min(approx_size, opt.overlap_bulk));
                 opened = true;
-                inserter = std::make_unique<detail::chunk_inserter<Queue>>(q, ctx, opt);
-                auto* ins = inserter.get();
-                (ctx.spawn([ins, &sources] { ins->drain(sources); }), ...);
+                (ctx.spawn([&q, &ctx, &sources] { detail::push_all(q, sources, ctx); }), ...);
             });
     } catch (...) {
         if (opened) detail::end_bulk_quietly(q);
@@ -206,9 +132,7 @@ public:
         //! Inserts x.
         void push(const value_type& x) { session_->queue_.bulk_push(x); }
         //! Inserts n items.
-        void push_batch(const value_type* p, std::size_t n) {
-            for (std::size_t i = 0; i < n; ++i) session_->queue_.bulk_push(p[i]);
-        }
+        void push_batch(const value_type* p, std::size_t n) { session_->queue_.bulk_push(p, n); }
         //! This sink's input ended; the last one closes the bulk phase.
         void push_stop() { session_->stop_one(); }
 
@@ -245,9 +169,15 @@ private:
         open_ = true;
     }
     void stop_one() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (remaining_ == 0) throw std::logic_error("emflow::bulk_push_session: too many push_stop");
-        if (--remaining_ == 0) queue_.bulk_push_end();
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (remaining_ == 0)
+                throw std::logic_error("emflow::bulk_push_session: too many push_stop");
+            if (--remaining_ > 0) return;
+        }
+        // unlocked: bulk_push_end waits for the queue's background tasks, and the waiting
+        // thread may run other tasks meanwhile
+        queue_.bulk_push_end();
     }
 
     Queue& queue_;

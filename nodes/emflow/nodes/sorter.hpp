@@ -3,9 +3,12 @@
 // anywhere in a graph; no split-up sorting node needed.
 //
 // Run formation overlaps reading (Figure 5 of the parallel pipelining paper): with async runs
-// (the default), a full run buffer is sorted (tbb::parallel_sort in the shared arena, or
-// std::sort) and written by a task while the next run fills the second buffer. Runs are written
-// with STXXL's runs_creator<from_sorted_sequences> and merged by STXXL's runs_merger, which
+// (the default), a full run buffer is sorted (in parallel in the shared arena, or sequentially)
+// and written by a task while the next run fills the second buffer. Runs of trivially copyable
+// items are sorted by the PPQ's block quicksort (ppq/block_quicksort.hpp, about 2x std::sort
+// and tbb::parallel_sort on random keys: bench/sort), others (std::pair is not trivially
+// copyable) by tbb::parallel_sort or std::sort. Runs are written with STXXL's
+// runs_creator<from_sorted_sequences> and merged by STXXL's runs_merger, which
 // streams (prefetching, recursive merging if the runs exceed the budget). Pulling before the
 // input ended waits (suspends) until push_stop() was processed.
 //
@@ -24,7 +27,10 @@
 #include <emflow/node.hpp>
 #include <emflow/nodes/batch_buffer.hpp>
 
+#include <emflow/ppq/block_quicksort.hpp>
+
 #include <oneapi/tbb/parallel_sort.h>
+#include <oneapi/tbb/task_arena.h>
 #include <stxxl/bits/stream/sort_stream.h>
 
 #include <algorithm>
@@ -41,7 +47,7 @@ namespace emflow {
 //! How a sorter forms its runs.
 struct sort_options {
     bool async_runs = true;     //!< sort and write a run in a task while the next one fills
-    bool parallel_sort = true;  //!< tbb::parallel_sort (else std::sort) for each run
+    bool parallel_sort = true;  //!< sort each run in parallel (else sequentially)
 };
 
 //! Push in, pull out sorter.
@@ -170,10 +176,19 @@ private:
     //! Sorts run and appends it as one sorted run; empties run.
     void write_run(std::vector<T>& run) {
         if (run.empty()) return;
-        if (opt_.parallel_sort)
-            tbb::parallel_sort(run.begin(), run.end(), cmp_);
-        else
-            std::sort(run.begin(), run.end(), cmp_);
+        T* first = run.data();
+        T* last = first + run.size();
+        if constexpr (std::is_trivially_copyable_v<T>) {
+            if (opt_.parallel_sort)
+                ppq_detail::parallel_block_quicksort(
+                    first, last, cmp_, unsigned(tbb::this_task_arena::max_concurrency()));
+            else
+                ppq_detail::block_quicksort(first, last, cmp_);
+        } else if (opt_.parallel_sort) {
+            tbb::parallel_sort(first, last, cmp_);
+        } else {
+            std::sort(first, last, cmp_);
+        }
         if (!cmp_(run.back(), cmp_.max_value()))
             throw std::invalid_argument("emflow: sorter input has an element not less than the "
                                         "comparator's max_value() sentinel");

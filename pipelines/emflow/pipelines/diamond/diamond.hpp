@@ -37,7 +37,7 @@ enum class diamond_variant { traditional, parallel };
 struct diamond_config {
     std::size_t memory_bytes = std::size_t(1) << 30;  //!< shared by the four sorters
     std::size_t async_buffer_elems = 1 << 16;         //!< per buffer of each async node
-    bool parallel_sort = true;                        //!< tbb::parallel_sort for each run
+    bool parallel_sort = true;                        //!< sort each run in parallel
 };
 
 //! The checksums taken by nodes 1, 5, 11 and 16.

@@ -1,0 +1,100 @@
+// The PPQ's parallel multiway merge (ppq/parallel_algorithms.hpp: libstdc++'s multisequence
+// selection cuts the output into one part per thread, each part merged by libstdc++'s
+// sequential loser tree, threads from ppq_detail::workers) against libstdc++'s own parallel
+// mode, __gnu_parallel::multiway_merge (OpenMP), and the sequential loser tree, on k sorted runs
+// of random 64-bit keys. Also merges of a prefix (the rank limits of bulk_pop). Output is
+// verified against the sequential merge. Prints CSV:
+// bench,k,items,prefix,variant,seconds,speedup   (speedup = sequential time / time)
+//
+//   multiway_merge_bench [log2 items = 26] [repetitions = 5]
+#include <emflow/ppq/parallel_algorithms.hpp>
+
+#include <parallel/multiway_merge.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <random>
+#include <vector>
+
+using u64 = std::uint64_t;
+using seq = std::pair<u64*, u64*>;
+
+namespace {
+
+struct runs {
+    std::vector<std::vector<u64>> data;
+    std::vector<seq> seqs() {
+        std::vector<seq> s;
+        for (auto& r : data) s.emplace_back(r.data(), r.data() + r.size());
+        return s;
+    }
+};
+
+runs make_runs(std::size_t n, std::size_t k, std::mt19937_64& rng) {
+    runs r;
+    r.data.resize(k);
+    for (std::size_t i = 0; i < k; ++i) {
+        r.data[i].resize(n / k);
+        for (auto& x : r.data[i]) x = rng();
+        std::sort(r.data[i].begin(), r.data[i].end());
+    }
+    return r;
+}
+
+template <class F>
+double median_seconds(int reps, F&& f) {
+    std::vector<double> t;
+    for (int i = 0; i < reps; ++i) {
+        auto t0 = std::chrono::steady_clock::now();
+        f();
+        t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::size_t n = std::size_t(1) << (argc > 1 ? std::atoi(argv[1]) : 26);
+    const int reps = argc > 2 ? std::atoi(argv[2]) : 5;
+    const unsigned threads = std::max(1, omp_get_num_procs());
+    std::mt19937_64 rng(5);
+    std::less<u64> less;
+    emflow::ppq_detail::workers workers(threads);
+    std::printf("bench,k,items,prefix,variant,seconds,speedup\n");
+    for (std::size_t k : {2, 8, 64, 256}) {
+        runs in = make_runs(n, k, rng);
+        const std::size_t total = n / k * k;
+        for (std::size_t prefix : {total, total / 16}) {
+            std::vector<u64> expect(prefix), out(prefix);
+            double t_seq = median_seconds(reps, [&] {
+                auto s = in.seqs();
+                emflow::ppq_detail::merge_detail::merge_sequential(s, expect.data(), prefix, less);
+            });
+            double t_gnu = median_seconds(reps, [&] {
+                auto s = in.seqs();
+                __gnu_parallel::multiway_merge(s.begin(), s.end(), out.data(),
+                                               std::ptrdiff_t(prefix), less,
+                                               __gnu_parallel::parallel_tag(threads));
+            });
+            if (out != expect) return 1;
+            std::fill(out.begin(), out.end(), 0);
+            double t_ppq = median_seconds(reps, [&] {
+                auto s = in.seqs();
+                emflow::ppq_detail::multiway_merge(s, out.data(), prefix, less, workers);
+            });
+            if (out != expect) return 1;
+            for (auto [name, t] : {std::pair<const char*, double>{"sequential", t_seq},
+                                   {"gnu_parallel", t_gnu}, {"ppq", t_ppq}})
+                std::printf("merge,%zu,%zu,%zu,%s,%.4f,%.3f\n", k, total, prefix, name, t, t_seq / t);
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
