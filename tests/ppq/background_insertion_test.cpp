@@ -103,7 +103,8 @@ TEST_CASE("background insertion from oneTBB tasks and a second bulk phase", "[pp
             all.insert(all.end(), items.begin(), items.end());
             pq.bulk_push_begin(1000);
             tbb::parallel_for(std::size_t(0), std::size_t(64), [&](std::size_t chunk) {
-                const std::size_t b = items.size() * chunk / 64, e = items.size() * (chunk + 1) / 64;
+                const std::size_t b = items.size() * chunk / 64;
+                const std::size_t e = items.size() * (chunk + 1) / 64;
                 const int tid = tbb::this_task_arena::current_thread_index();
                 REQUIRE(tid >= 0);
                 pq.bulk_push(items.data() + b, e - b, unsigned(tid) % 4);
