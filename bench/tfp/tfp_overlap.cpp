@@ -1,8 +1,9 @@
 // tfp_overlap: a CPU-heavy producer pipeline feeding the PPQ through bulk_push_from, which
-// overlaps producing items with inserting them (insertion tasks on other cores). Measures, in
-// one run and on fresh queues: production alone, insertion alone (items already in RAM), and
-// both overlapped, announcing small bulks (the default: heaps sorted during production) and the
-// whole bulk (the paper's way: heaps grow, sorted at bulk_push_end); prints CSV rows
+// overlaps producing items with sorting them into the queue (its background tasks on the
+// other core). Measures, in one run and on fresh queues: production alone, insertion alone
+// (items already in RAM), and both overlapped, announcing small bulks (the default: heaps
+// sorted during production) and the whole bulk (the paper's way: heaps grow, sorted at
+// bulk_push_end); prints CSV rows
 //   items,work,production_s,insertion_s,overlapped_s,overlapped_whole_bulk_s,ratio,cores_used
 // with ratio = overlapped / (production + insertion) (goal: <= 0.75 on 2 cores) and
 // cores_used = CPU time / wall time of the overlapped run (small-bulk announcement).

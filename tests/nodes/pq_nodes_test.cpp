@@ -84,6 +84,7 @@ TEST_CASE("push side: 1..4 concurrent producer pipelines, nothing lost or duplic
                     emflow::bulk_push_from(pq, 4 * n, opt, producer(0, n), producer(1, n + 1000),
                                            producer(2, n + 2000), producer(3, n + 3000));
             }
+            CHECK(pq.stats().background_sorts > 0);  // full heaps went to background tasks
             REQUIRE(pop_all(pq) == expected_items(producers, n));
         }
         // Empty producers and a queue that already holds items.
