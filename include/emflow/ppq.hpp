@@ -572,8 +572,11 @@ private:
     //! One parallel multiway merge of all internal arrays, the extract buffer and *run (a
     //! sorted run not in the queue yet, if given) into a new external array.
     void flush_to_external(ppq_detail::workers& w, std::vector<T>* run = nullptr) {
-        // read buffers may take half of what the heaps' growth in a bulk phase leaves
-        const std::size_t pool = cfg_.pool_bytes - std::min(cfg_.pool_bytes, heap_extra_bytes_);
+        // Read buffers may take half of the pool, and in a bulk phase no more than its heaps'
+        // growth leaves (that growth ends with the phase; halving the rest instead forced a whole
+        // extra merge pass over the data at 4 GiB with 1 GiB).
+        const std::size_t unheld = cfg_.pool_bytes - std::min(cfg_.pool_bytes, heap_extra_bytes_);
+        const std::size_t pool = std::min(cfg_.pool_bytes, 2 * unheld);
         for (int l; (l = external_.level_to_merge(pool)) >= 0;)
             external_.merge_level(unsigned(l), w, next_disk_);
         std::vector<ppq_detail::sequence<T>> seqs;
