@@ -155,10 +155,7 @@ public:
     //! Inserts x in a bulk phase, from the thread with id thread_id < num_threads; threads
     //! with different ids may call this concurrently.
     void bulk_push(const T& x, unsigned thread_id) {
-        if (phase_.load(std::memory_order_relaxed) != phase::bulk)
-            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
-                                   "bulk_push_begin()/bulk_push_end()");
-        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        check_bulk_push(thread_id);
         auto& v = heaps_[thread_id].items;
         v.push_back(x);
         if (v.size() >= bulk_cap_) bulk_flush_heap(thread_id);
@@ -167,10 +164,7 @@ public:
     void bulk_push(const T& x) { bulk_push(x, calling_thread_id()); }
     //! Inserts items[0, n) in a bulk phase, from the thread with id thread_id (as above).
     void bulk_push(const T* items, size_type n, unsigned thread_id) {
-        if (phase_.load(std::memory_order_relaxed) != phase::bulk)
-            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
-                                   "bulk_push_begin()/bulk_push_end()");
-        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        check_bulk_push(thread_id);
         auto& v = heaps_[thread_id].items;
         while (n > 0) {
             const std::size_t k = std::min(n, bulk_cap_ - std::min(bulk_cap_, v.size()));
@@ -348,6 +342,13 @@ private:
         if (empty())
             throw std::logic_error(std::string("emflow::parallel_priority_queue: ") + what +
                                    " on an empty queue");
+    }
+    //! A bulk_push is allowed: inside a bulk phase, with a valid thread id.
+    void check_bulk_push(unsigned thread_id) const {
+        if (phase_.load(std::memory_order_relaxed) != phase::bulk)
+            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
+                                   "bulk_push_begin()/bulk_push_end()");
+        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
     }
     std::logic_error bad_thread_id(unsigned id) const {
         return std::logic_error("emflow::parallel_priority_queue: thread id " +
