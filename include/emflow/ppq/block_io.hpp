@@ -124,14 +124,6 @@ inline void wait_transfer_noexcept(block_requests& reqs) noexcept {
     reqs.clear();
 }
 
-//! Tries to withdraw the requests; true if none of them reached the disk.
-inline bool cancel_transfer(block_requests& reqs) {
-    bool all = true;
-    for (auto& r : reqs) all = r->cancel() && all;
-    if (all) reqs.clear();
-    return all;
-}
-
 //! The number of disks STXXL was configured with.
 inline unsigned disk_count() {
     return unsigned(stxxl::config::get_instance()->disks_number());

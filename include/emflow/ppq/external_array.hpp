@@ -88,11 +88,15 @@ public:
         }
         slots_.push_back(std::move(s));
     }
-    //! Withdraws the hint of the last slot (waits if the read already runs) or drops its
-    //! loaded block (it is read again when needed). Not for the current block once loaded.
+    //! Withdraws the hint of the last slot (waits for its read) or drops its loaded block (it is
+    //! read again when needed). Not for the current block once loaded.
     void drop_last(block_pool& pool) {
         slot& s = slots_.back();
-        if (!s.reqs.empty() && !cancel_transfer(s.reqs)) wait_transfer(s.reqs);
+        // Waits instead of cancelling the read: STXXL 1.4.1's request::cancel() can deadlock.
+        // request_queue_impl_qwqr::cancel_request waits for the queue's semaphore while holding
+        // the queue's mutex; when the disk thread has just taken the request's semaphore count
+        // and waits for that mutex, neither moves (tests/ppq/external_array_test.cpp).
+        if (!s.reqs.empty()) wait_transfer(s.reqs);
         pool.put(s.buffer);
         slots_.pop_back();
     }

@@ -5,8 +5,9 @@
 // over the next not-yet-hinted block of every array yields the k smallest block minima; those
 // blocks are hinted (read asynchronously) as far as the read budget (read blocks per array times
 // arrays) allows. When a new array arrives the tree is reset to the first block of each array
-// that is hinted but not loaded and replayed; hints no longer among the k smallest are cancelled
-// and new ones issued. During bulk pushes prefetching is disabled and re-planned at the end.
+// that is hinted but not loaded and replayed; hints no longer among the k smallest are dropped
+// (their reads completed, not cancelled: see external_array::drop_last) and new ones issued.
+// During bulk pushes prefetching is disabled and re-planned at the end.
 //
 // Merge limit: a second tournament tree over the minimum of each array's block after its current
 // one gives the smallest item not in any current block. Every merge out of the arrays is cut
