@@ -8,6 +8,8 @@
 //   tfp_dag [--nodes N] [--degree D] [--shape random|random_local|wide_layers|chain]
 //           [--span S] [--memory-mib M] [--window adaptive|<width>] [--target T] [--work W]
 //           [--seed S] [--no-verify]
+// The adaptive window's target bulk defaults to the library's, derived from the queue's memory
+// budget (emflow::tfp::default_target_bulk); --target overrides it.
 #include <emflow/external_memory.hpp>
 #include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
@@ -30,7 +32,7 @@ struct options {
     tfp::dag_spec spec;
     std::size_t memory_mib = 64;
     std::string window = "adaptive";
-    std::size_t target = tfp::default_target_bulk;
+    std::size_t target = 0;  // 0: the library's default for the queue's budget
     unsigned work = 0;
     std::uint64_t seed = 1;
     bool verify = true;
@@ -76,14 +78,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-template <typename Window>
-emflow::time_forward_stats evaluate(const options& o, const tfp::node_vector& inputs,
-                                    const tfp::edge_vector& edges, tfp::value_vector& values,
-                                    Window& window) {
+tfp::evaluation_config evaluation_config(const options& o) {
     tfp::evaluation_config cfg;
     cfg.queue.memory_bytes = o.memory_mib << 20;
     cfg.work = o.work;
-    return tfp::evaluate_dag(inputs, edges, values, window, cfg);
+    return cfg;
 }
 
 }  // namespace
@@ -105,14 +104,17 @@ int main(int argc, char** argv) try {
     const auto io0 = emflow::current_io_volume();
     t0 = std::chrono::steady_clock::now();
     emflow::time_forward_stats stats;
+    const tfp::evaluation_config cfg = evaluation_config(o);
     if (o.window == "adaptive") {
-        emflow::adaptive_window window(o.target, 0, 0, 18);  // windows are capped at 2^18
-        stats = evaluate(o, inputs, edges, values, window);
-        std::cout << "adaptive window: target bulk " << o.target << ", final width "
+        const std::size_t target = o.target ? o.target : tfp::default_target_bulk(cfg);
+        emflow::adaptive_window window(target, 0, 0, 18);  // windows are capped at 2^18
+        stats = tfp::evaluate_dag(inputs, edges, values, window, cfg);
+        std::cout << "adaptive window: target bulk " << target
+                  << (o.target ? "" : " (derived from the queue's budget)") << ", final width "
                   << window.width() << "\n";
     } else {
         emflow::fixed_window window(std::stoull(o.window));
-        stats = evaluate(o, inputs, edges, values, window);
+        stats = tfp::evaluate_dag(inputs, edges, values, window, cfg);
         std::cout << "fixed window of " << window.width() << " ids\n";
     }
     const double eval_s = seconds_since(t0);

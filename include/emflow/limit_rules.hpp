@@ -15,7 +15,24 @@
 // The band [target/2, 2*target] spans a factor of 4, so for any steady density some power-of-two
 // width lands inside it and the rule settles instead of oscillating.
 //
-//   emflow::adaptive_window window(/*target bulk*/ 1 << 16);
+// Which target: memory_target_bulk(), derived from the queue's memory budget, no tuning. A round
+// of the time-forward loop (emflow/time_forward.hpp) costs about c0 + c1*B for a bulk of B items:
+// c0 is its fixed part (sorting the insertion heaps into new internal arrays, a multiway merge
+// over all arrays that needs setting up whatever its length, handing the cores from the queue's
+// OpenMP team to the caller's oneTBB tasks and back, the processing function's own per-round
+// work), c1 the per-item part (merging, pushing, processing, I/O). On the DAG demo
+// (bench/tfp/tfp_dag_limits: 2 cores, 16-byte items, 32 MiB queue) c0 is about 1 ms and c1 about
+// 85 ns: a round's fixed part is worth some 12k items, so bulks of 2^16 items still lose ~15% to
+// it and bulks of 2^19 about 2%, while the per-item part hardly grew with the bulk (the run time
+// fell monotonically with the bulk size up to the largest bulks tried). Bulks should thus be as
+// large as RAM allows, and RAM is what bounds them: the caller holds the bulk (up to 2*target
+// items in the band) outside the queue, and pushes back about as many items in a steady state
+// (every item popped was pushed once). memory_target_bulk = memory_bytes / (4 * item size) makes
+// those two together at most the queue's own budget at the top of the band. A density jump can
+// exceed the band for one round; time_forward_loop's max_bulk (or, in emflow/pipelines/tfp, the
+// max_window node cap) limits that.
+//
+//   emflow::adaptive_window window(emflow::memory_target_bulk(pq));  // memory_bytes / 64 for 16 B
 //   auto rule = emflow::make_key_limit_rule(window, [](const msg& m) { return m.target; },
 //                                           [](std::uint64_t k) { return msg{k, 0}; });
 //   T limit = rule.next_limit(pq.top());  ... rule.observe(bulk.size(), truncated);
@@ -30,6 +47,22 @@
 #include <utility>
 
 namespace emflow {
+
+//! The target bulk of an adaptive_window over a queue with a budget of memory_bytes and items of
+//! item_bytes bytes: memory_bytes / (4 item_bytes), at least 2 (see the header comment: a bulk at
+//! the top of the band plus the items it pushes back fit in the budget).
+inline std::size_t memory_target_bulk(std::size_t memory_bytes, std::size_t item_bytes) {
+    if (item_bytes == 0)
+        throw std::invalid_argument("emflow::memory_target_bulk: item_bytes must be >= 1");
+    return std::max<std::size_t>(2, memory_bytes / 4 / item_bytes);
+}
+
+//! The target bulk of an adaptive_window over `queue` (a parallel_priority_queue): from its
+//! memory budget and item size, as above.
+template <typename Queue>
+std::size_t memory_target_bulk(const Queue& queue) {
+    return memory_target_bulk(queue.config().memory_bytes, sizeof(typename Queue::value_type));
+}
 
 //! A window of constant width: the naive or hand-tuned fixed limit.
 class fixed_window {

@@ -7,7 +7,7 @@
 // parallel (tbb::parallel_for, OpenMP, a pipeline segment) and push the items it generates from
 // any of those threads; then ends the phase. It repeats until the queue is empty.
 //
-//   emflow::adaptive_window window(1 << 16);
+//   emflow::adaptive_window window(emflow::memory_target_bulk(pq));
 //   auto rule = emflow::make_key_limit_rule(window, key_of, limit_of);
 //   emflow::time_forward_loop(pq, rule, [](const auto& bulk) {
 //       tbb::parallel_for(std::size_t(0), bulk.items().size(), [&](std::size_t i) {

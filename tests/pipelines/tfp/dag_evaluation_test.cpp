@@ -95,6 +95,40 @@ TEST_CASE("time-forward evaluation of a graph whose messages spill out of the qu
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("the default adaptive target comes from the queue's budget and evaluates correctly",
+          "[tfp]") {
+    auto& dir = emflow_test::configure_test_disks();
+    {
+        const tfp::evaluation_config cfg = small_config();  // windows of at most 2^14 nodes
+        const std::size_t target = tfp::default_target_bulk(cfg);
+        CHECK(target == cfg.queue.memory_bytes / 4 / sizeof(tfp::message));
+        {
+            const tfp::message_queue queue(tfp::later_target(), cfg.queue);
+            CHECK(emflow::memory_target_bulk(queue) == target);
+        }
+        tfp::evaluation_config twice = cfg;
+        twice.queue.memory_bytes *= 2;
+        CHECK(tfp::default_target_bulk(twice) == 2 * target);
+
+        // A graph whose messages (mostly between windows) outnumber the target many times over
+        // and spill out of the queue's RAM: the default target evaluates it correctly, in few
+        // bulks of many messages each.
+        tfp::dag_spec spec;
+        spec.shape = tfp::dag_shape::random;
+        spec.nodes = 400000;
+        spec.degree = 3;
+        tfp::node_vector inputs;
+        tfp::edge_vector edges;
+        tfp::generate_dag(spec, emflow_test::test_seed(), inputs, edges);
+        emflow::adaptive_window window(target);
+        const auto stats = check_against_reference(inputs, edges, window, cfg);
+        INFO("bulks " << stats.bulks << ", messages " << stats.items);
+        CHECK(stats.items > 4 * target);
+        CHECK(stats.mean_bulk() > target / 8);
+    }
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("a malformed DAG is reported, without leaking temp files", "[tfp]") {
     auto& dir = emflow_test::configure_test_disks();
     {

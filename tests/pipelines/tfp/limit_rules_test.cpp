@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -29,6 +30,17 @@ int settle(emflow::adaptive_window& w, double density, int max_steps = 200) {
     }
     return max_steps;
 }
+
+//! What memory_target_bulk reads of a parallel_priority_queue: its config's memory budget and
+//! its item type.
+struct queue_of_24_byte_items {
+    struct config_type {
+        std::size_t memory_bytes;
+    };
+    using value_type = std::array<char, 24>;
+    config_type cfg;
+    const config_type& config() const { return cfg; }
+};
 
 }  // namespace
 
@@ -107,6 +119,34 @@ TEST_CASE("the adaptive window stays within its bounds", "[limit_rules]") {
     CHECK_THROWS_AS(emflow::adaptive_window(1), std::invalid_argument);
     CHECK_THROWS_AS(emflow::adaptive_window(100, 0, 9, 8), std::invalid_argument);
     CHECK_THROWS_AS(emflow::adaptive_window(100, 0, 0, 63), std::invalid_argument);
+}
+
+TEST_CASE("the memory-derived target: a band-top bulk and its pushes fill the budget",
+          "[limit_rules]") {
+    for (std::size_t item : {1u, 8u, 16u, 24u, 4096u}) {
+        for (std::size_t memory : {std::size_t(64) << 10, std::size_t(32) << 20,
+                                   std::size_t(3) << 30}) {
+            INFO("item " << item << " bytes, budget " << memory);
+            const std::size_t t = emflow::memory_target_bulk(memory, item);
+            // 2t items held by the caller plus about as many pushed back fit in the budget, and
+            // t is the largest target for which they do.
+            CHECK(4 * t * item <= memory);
+            CHECK(4 * (t + 1) * item > memory);
+        }
+    }
+    CHECK(emflow::memory_target_bulk(std::size_t(32) << 20, 16) == std::size_t(1) << 19);
+    CHECK(emflow::memory_target_bulk(std::size_t(64) << 20, 16) == std::size_t(1) << 20);
+    // Budgets too small for any bulk still give a target an adaptive_window accepts.
+    CHECK(emflow::memory_target_bulk(100, 16) == 2);
+    CHECK_NOTHROW(emflow::adaptive_window(emflow::memory_target_bulk(0, 16)));
+    CHECK_THROWS_AS(emflow::memory_target_bulk(1 << 20, 0), std::invalid_argument);
+}
+
+TEST_CASE("the memory-derived target of a queue uses its budget and item size", "[limit_rules]") {
+    for (std::size_t memory : {std::size_t(1) << 20, std::size_t(48) << 20}) {
+        const queue_of_24_byte_items q{{memory}};
+        CHECK(emflow::memory_target_bulk(q) == emflow::memory_target_bulk(memory, 24));
+    }
 }
 
 TEST_CASE("a key limit rule puts the limit a window past the top's key", "[limit_rules]") {

@@ -11,7 +11,8 @@
 // queue non-empty while nodes remain, so nodes without predecessors are reached too. Values
 // are written in id order to an external vector.
 //
-//   emflow::adaptive_window window(1 << 16);
+//   emflow::tfp::evaluation_config cfg;  cfg.queue.memory_bytes = 32 << 20;
+//   emflow::adaptive_window window(emflow::tfp::default_target_bulk(cfg));
 //   emflow::tfp::value_vector values;
 //   auto stats = emflow::tfp::evaluate_dag(inputs, edges, values, window, cfg);
 #pragma once
@@ -46,17 +47,19 @@ struct later_target {
 //! The queue of messages.
 using message_queue = parallel_priority_queue<message, later_target>;
 
-//! A target bulk for an adaptive_window driving evaluate_dag: 2^16 messages (1 MiB). Big
-//! enough to amortize a round's queue overhead, small enough that a window's arrays stay in
-//! cache (measured with bench/tfp/tfp_dag_limits: wider windows get slower again).
-inline constexpr std::size_t default_target_bulk = std::size_t(1) << 16;
-
 //! Settings of evaluate_dag.
 struct evaluation_config {
     ppq_config queue;                      //!< the message queue (its memory budget)
     unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
     std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
 };
+
+//! The target bulk of an adaptive_window driving evaluate_dag with cfg, derived from the queue's
+//! memory budget (emflow::memory_target_bulk: 2^19 messages for a 32 MiB queue). Not tuned for
+//! a graph: why bulks this large pay off is explained in emflow/limit_rules.hpp.
+inline std::size_t default_target_bulk(const evaluation_config& cfg) {
+    return memory_target_bulk(cfg.queue.memory_bytes, sizeof(message));
+}
 
 namespace detail {
 
