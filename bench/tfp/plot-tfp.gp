@@ -4,17 +4,19 @@ set terminal pngcairo size 1200,480 font ",10"
 set output dir."/tfp.png"
 set datafile separator ","
 set multiplot layout 1,2
-set title "Producer pipeline feeding the PPQ (bulk\\_push\\_from)"
+set title "Producer pipeline feeding the PPQ (bulk\\_push\\_from), 8M items"
 set xlabel "hash rounds per produced item"
-set ylabel "seconds"
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.8 border -1
+set ylabel "overlapped / (production + insertion)"
+set style data linespoints
+set logscale x 2
 set key top left
-set yrange [0:*]
-plot dir."/tfp_overlap.csv" every ::1 using ($3+$4):xtic(2) title "production + insertion (sequential)", \
-     "" every ::1 using 5 title "overlapped (small announced bulks)", \
-     "" every ::1 using 6 title "overlapped (whole bulk announced)"
+set yrange [0.4:1.1]
+plot dir."/tfp_overlap.csv" every ::1 using 3:($2==64 ? $8 : 1/0) title "64 MiB queue (spills to disk)" pt 7, \
+     "" every ::1 using 3:($2==256 ? $8 : 1/0) title "256 MiB queue (in RAM)" pt 5, \
+     "" every ::1 using 3:($2==64 ? $9 : 1/0) title "production share, 64 MiB" dt 2 pt 6, \
+     "" every ::1 using 3:($2==256 ? $9 : 1/0) title "production share, 256 MiB" dt 2 pt 4, \
+     0.75 title "goal" lw 2 dt 3
+unset logscale x
 set yrange [*:*]
 set title "Time-forward DAG evaluation: limit window"
 set style data linespoints

@@ -41,6 +41,7 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/ppq/config.hpp>
+#include <emflow/ppq/cooperative_section.hpp>
 #include <emflow/ppq/external_arrays.hpp>
 #include <emflow/ppq/external_writer.hpp>
 #include <emflow/ppq/insertion_heaps.hpp>
@@ -82,7 +83,7 @@ public:
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
         : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
           workers_(cfg_.threads), single_(1),
-          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads)), heaps_(cfg_.threads, cmp),
+          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)), heaps_(cfg_.threads, cmp),
           internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
@@ -265,10 +266,7 @@ public:
             auto& v = heaps_[thread_id].items;
             v.push_back(x);
             std::push_heap(v.begin(), v.end(), cmp_);  // the tree is refreshed by limit_next()
-            if (v.size() >= cfg_.heap_items) {
-                std::lock_guard<std::mutex> lock(mutex_);
-                flush_heap(thread_id, single_);
-            }
+            if (v.size() >= cfg_.heap_items) adding_.run([&] { flush_heap(thread_id, single_); });
         });
     }
     //! Ends the limit phase; unextracted items of the current batch stay in the queue.
@@ -419,16 +417,18 @@ private:
                 return;
             }
             // The pusher sorts its heap itself; inside a oneTBB task isolated, so that waiting
-            // for a parallel loop under the lock never picks up a task that takes the lock.
+            // for its parallel sort never picks up a producer or an insertion task. Waiting for
+            // its turn to add, it helps the running add (often a flush to disk).
             auto& w = in_omp ? workers_ : in_task_;
             tbb::this_task_arena::isolate([&] {
                 ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_,
                                           in_omp ? single_ : in_task_);
-                std::lock_guard<std::mutex> lock(mutex_);
-                // the run still occupies the heap's reserved RAM until it is added (a flush
-                // may come first); only then the heap gets new RAM
-                add_internal(std::move(items), w);
-                heaps_[i].items.reserve(bulk_cap_);
+                adding_.run([&] {
+                    // the run still occupies the heap's reserved RAM until it is added (a flush
+                    // may come first); only then the heap gets new RAM
+                    add_internal(std::move(items), w);
+                    heaps_[i].items.reserve(bulk_cap_);
+                });
             });
         } catch (...) {
             failed_.store(true);
@@ -461,17 +461,18 @@ private:
         }
         auto run = std::make_shared<std::vector<T>>(std::move(items));
         background_.run([this, run] {
-            // isolated: a task waiting for its parallel sort or merge must not pick up a
-            // producer (which would delay it) or another insertion task (which takes the lock)
+            // isolated: a task waiting for its parallel sort must not pick up a producer (which
+            // would delay it) or another insertion task
             tbb::this_task_arena::isolate([&] {
                 try {
                     if (!failed_.load()) {
                         ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_,
                                                   in_task_);
-                        std::lock_guard<std::mutex> lock(mutex_);
-                        if (failed_.load()) return;
-                        ++stats_.background_sorts;
-                        add_internal(std::move(*run), in_task_);
+                        adding_.run([&] {
+                            if (failed_.load()) return;
+                            ++stats_.background_sorts;
+                            add_internal(std::move(*run), in_task_);
+                        });
                     }
                 } catch (...) {
                     std::lock_guard<std::mutex> lock(error_mutex_);
@@ -712,7 +713,9 @@ private:
     ppq_stats stats_;
     ppq_detail::workers workers_;  // the arena of parallel sorts and merges
     ppq_detail::workers single_;   // sorting inside a pushing thread
-    ppq_detail::workers in_task_;  // sorts and merges inside oneTBB tasks
+    ppq_detail::cooperative_section adding_;  // adding internal arrays during bulk/limit pushes
+    ppq_detail::workers in_task_;  // sorts and merges inside oneTBB tasks (merges shared with
+                                   // the threads waiting for adding_)
     ppq_detail::insertion_heaps<T, Compare> heaps_;
     ppq_detail::internal_arrays<T, order_type> internal_;
     ppq_detail::external_arrays<T, order_type> external_;
@@ -725,7 +728,6 @@ private:
     bool limit_exhausted_ = false;  // no item before the limit is left in this limit phase
     std::atomic<phase> phase_{phase::normal};
     std::atomic<bool> failed_{false};
-    std::mutex mutex_;  // adding internal arrays during bulk/limit pushes
     std::size_t bulk_cap_ = 0;
     std::size_t heap_extra_bytes_ = 0;  // heap growth and in-flight heaps of a bulk phase
     unsigned next_disk_ = 0;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <emflow/ppq/block_quicksort.hpp>
+#include <emflow/ppq/cooperative_section.hpp>
 
 #include <parallel/algorithm>  // first: the two internal headers below are not self-contained
 #include <parallel/multiway_merge.h>
@@ -42,10 +43,12 @@ struct pop_order {
 class workers {
 public:
     explicit workers(unsigned threads) : threads_(threads), arena_(int(threads)) {}
-    //! Workers that use the calling thread's oneTBB arena (see the class comment).
-    static workers in_caller_arena(unsigned threads) {
+    //! Workers that use the calling thread's oneTBB arena (see the class comment); if `shared`
+    //! is given, their loops inside its turns are shared with the threads waiting for a turn.
+    static workers in_caller_arena(unsigned threads, cooperative_section* shared = nullptr) {
         workers w(threads);
         w.in_caller_arena_ = true;
+        w.shared_ = shared;
         return w;
     }
     //! Number of threads.
@@ -55,6 +58,11 @@ public:
     void for_each(std::size_t n, F&& f) {
         if (threads_ <= 1 || n <= 1) {
             for (std::size_t i = 0; i < n; ++i) f(i);
+        } else if (in_caller_arena_ && shared_) {
+            shared_->for_each(n, f, [&](auto&& claim) {
+                tbb::parallel_for(std::size_t(0), std::min<std::size_t>(n, threads_),
+                                  [&](std::size_t) { claim(); });
+            });
         } else if (in_caller_arena_) {
             tbb::parallel_for(std::size_t(0), n, f);
         } else if (omp_in_parallel()) {
@@ -88,6 +96,7 @@ private:
     unsigned threads_;
     tbb::task_arena arena_;
     bool in_caller_arena_ = false;
+    cooperative_section* shared_ = nullptr;
 };
 
 //! Sorts [begin, end) by order: block quicksort, with the threads of w for long ranges (it
