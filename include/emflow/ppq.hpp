@@ -24,9 +24,10 @@
 // Overlap: a bulk_push outside an OpenMP region (a oneTBB task or a plain thread) that fills its
 // insertion heap hands the heap to a oneTBB background task in the caller's arena and goes on
 // with a fresh one; the task sorts the heap into an internal array (merging levels or flushing
-// to disk as needed; these steps are serialized). At most a few heaps are in flight, their RAM
-// reserved from the budget at bulk_push_begin; when none is free the pusher sorts its heap
-// itself. bulk_push_end, size(), stats() and the destructor wait for the background tasks.
+// to disk as needed; these steps are serialized, and a thread waiting for its turn helps with
+// the running step's merges). At most a few heaps are in flight, their RAM reserved from the
+// budget when the first is handed over; when none is free the pusher sorts its heap itself.
+// bulk_push_end, size(), stats() and the destructor wait for the background tasks.
 // Inside an OpenMP region (whose team holds every core already) the pusher sorts its own heap.
 //
 // Errors: misuse (pop on empty, push inside a bulk phase, nested phases, a limit_push before
@@ -147,7 +148,8 @@ public:
             bulk_cap_ = std::clamp(per_heap + per_heap / 8, cfg_.heap_items,
                                    cfg_.heap_items + spare);
             heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
-            reserve_in_flight();
+            max_in_flight_ = 0;  // reserved by the first pusher that hands a heap over
+            in_flight_reserved_.store(false);
             for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
             phase_.store(phase::bulk, std::memory_order_release);
             note_memory();
@@ -411,6 +413,8 @@ private:
             std::vector<T> items;
             items.swap(heaps_[i].items);
             const bool in_omp = omp_in_parallel();
+            if (!in_omp && !in_flight_reserved_.load(std::memory_order_acquire))
+                adding_.run([&] { reserve_in_flight(); });
             if (!in_omp && take_in_flight_slot()) {
                 heaps_[i].items.reserve(bulk_cap_);
                 spawn_background(std::move(items));
@@ -437,14 +441,19 @@ private:
     }
 
     // ---- background insertion tasks ----
-    //! Reserves RAM for the heaps that may be in flight in this bulk phase: up to two per
-    //! thread within an eighth of the pool and the free part of it; the first uses the sort
-    //! scratch heap of fixed_bytes.
+    //! Reserves RAM for the heaps that may be in flight in this bulk phase (once, in a turn of
+    //! adding_; not at bulk_push_begin, so OpenMP pushers, which never hand heaps over, keep
+    //! the pool): up to four per thread within a quarter of the pool and the free part of it
+    //! (fewer made the producer wait for flushes: tfp_overlap); the first uses the sort scratch
+    //! heap of fixed_bytes.
     void reserve_in_flight() {
+        if (in_flight_reserved_.load()) return;
         const std::size_t run_bytes = bulk_cap_ * sizeof(T), scratch = cfg_.heap_items * sizeof(T);
-        const std::size_t room = std::min(cfg_.pool_bytes / 8, free_internal_bytes()) + scratch;
-        max_in_flight_ = unsigned(std::min<std::size_t>(2 * cfg_.threads, room / run_bytes));
+        const std::size_t room = std::min(cfg_.pool_bytes / 4, free_internal_bytes()) + scratch;
+        max_in_flight_ = unsigned(std::min<std::size_t>(4 * cfg_.threads, room / run_bytes));
         if (max_in_flight_ > 0) heap_extra_bytes_ += max_in_flight_ * run_bytes - scratch;
+        note_memory();
+        in_flight_reserved_.store(true, std::memory_order_release);
     }
     bool take_in_flight_slot() {
         unsigned n = in_flight_.load(std::memory_order_relaxed);
@@ -735,7 +744,8 @@ private:
     mutable tbb::task_group background_;
     mutable std::optional<tbb::task_arena> background_arena_;  // where they run
     std::atomic<unsigned> in_flight_{0};  // heaps handed to background tasks, not yet added
-    unsigned max_in_flight_ = 0;
+    unsigned max_in_flight_ = 0;  // set before in_flight_reserved_
+    std::atomic<bool> in_flight_reserved_{false};
     std::mutex error_mutex_;  // background_error_ and background_arena_
     std::exception_ptr background_error_;  // the first exception of a background task
 };
