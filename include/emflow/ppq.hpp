@@ -41,6 +41,7 @@
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/ppq/background_tasks.hpp>
 #include <emflow/ppq/config.hpp>
 #include <emflow/ppq/cooperative_section.hpp>
 #include <emflow/ppq/external_arrays.hpp>
@@ -51,9 +52,7 @@
 #include <emflow/ppq/stats.hpp>
 
 #include <omp.h>
-#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
-#include <tbb/task_group.h>
 
 #include <algorithm>
 #include <atomic>
@@ -62,8 +61,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -94,11 +91,11 @@ public:
     parallel_priority_queue(const parallel_priority_queue&) = delete;
     parallel_priority_queue& operator=(const parallel_priority_queue&) = delete;
     //! Waits for background tasks, frees all RAM and disk blocks.
-    ~parallel_priority_queue() { wait_background(); }
+    ~parallel_priority_queue() { background_.wait(); }
 
     //! Number of items (in a bulk phase: after the background tasks ended).
     size_type size() const {
-        wait_background();
+        background_.wait();
         return heaps_.size() + internal_.size() + (extract_end_ - extract_begin_) +
                external_.size() + (limit_end_ - limit_begin_);
     }
@@ -148,8 +145,7 @@ public:
             bulk_cap_ = std::clamp(per_heap + per_heap / 8, cfg_.heap_items,
                                    cfg_.heap_items + spare);
             heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
-            max_in_flight_ = 0;  // reserved by the first pusher that hands a heap over
-            in_flight_reserved_.store(false);
+            background_.close();  // opened by the first pusher that hands a heap over
             for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
             phase_.store(phase::bulk, std::memory_order_release);
             note_memory();
@@ -183,9 +179,8 @@ public:
     //! then restores heap order or sorts the heaps into internal arrays.
     void bulk_push_end() {
         expect(phase::bulk, "bulk_push_end() without bulk_push_begin()");
-        wait_background();
-        if (std::exception_ptr e = std::exchange(background_error_, nullptr))
-            std::rethrow_exception(e);
+        background_.wait();
+        if (std::exception_ptr e = background_.take_error()) std::rethrow_exception(e);
         usable();
         guarded([&] {
             sort_heaps(cfg_.heap_items / 8);
@@ -292,7 +287,7 @@ public:
     //! Counters and the current shape of the queue (in a bulk phase: after the background
     //! tasks ended).
     ppq_stats stats() const {
-        wait_background();
+        background_.wait();
         ppq_stats s = stats_;
         s.items_on_disk = external_.items_on_disk();
         s.items_in_ram = size() - s.items_on_disk;
@@ -405,17 +400,15 @@ private:
     //! Heap i is full in a bulk phase: hands it to a background task, or sorts it here.
     void bulk_flush_heap(unsigned i) {
         if (failed_.load(std::memory_order_relaxed)) {  // another flush failed
-            std::lock_guard<std::mutex> lock(error_mutex_);
-            if (background_error_) std::rethrow_exception(background_error_);
+            if (std::exception_ptr e = background_.error()) std::rethrow_exception(e);
             usable();
         }
         try {
             std::vector<T> items;
             items.swap(heaps_[i].items);
             const bool in_omp = omp_in_parallel();
-            if (!in_omp && !in_flight_reserved_.load(std::memory_order_acquire))
-                adding_.run([&] { reserve_in_flight(); });
-            if (!in_omp && take_in_flight_slot()) {
+            if (!in_omp && !background_.opened()) adding_.run([&] { reserve_in_flight(); });
+            if (!in_omp && background_.take_slot()) {
                 heaps_[i].items.reserve(bulk_cap_);
                 spawn_background(std::move(items));
                 return;
@@ -447,57 +440,33 @@ private:
     //! (fewer made the producer wait for flushes: tfp_overlap); the first uses the sort scratch
     //! heap of fixed_bytes.
     void reserve_in_flight() {
-        if (in_flight_reserved_.load()) return;
+        if (background_.opened()) return;
         const std::size_t run_bytes = bulk_cap_ * sizeof(T), scratch = cfg_.heap_items * sizeof(T);
         const std::size_t room = std::min(cfg_.pool_bytes / 4, free_internal_bytes()) + scratch;
-        max_in_flight_ = unsigned(std::min<std::size_t>(4 * cfg_.threads, room / run_bytes));
-        if (max_in_flight_ > 0) heap_extra_bytes_ += max_in_flight_ * run_bytes - scratch;
+        const auto slots = unsigned(std::min<std::size_t>(4 * cfg_.threads, room / run_bytes));
+        if (slots > 0) heap_extra_bytes_ += slots * run_bytes - scratch;
         note_memory();
-        in_flight_reserved_.store(true, std::memory_order_release);
+        background_.open(slots);
     }
-    bool take_in_flight_slot() {
-        unsigned n = in_flight_.load(std::memory_order_relaxed);
-        while (n < max_in_flight_ && !in_flight_.compare_exchange_weak(n, n + 1)) {
-        }
-        return n < max_in_flight_;
-    }
-    //! Runs sorting `items` and adding them as an internal array in a oneTBB task of the
-    //! calling thread's arena.
+    //! Sorts `items` and adds them as an internal array in a background task.
     void spawn_background(std::vector<T>&& items) {
-        {
-            std::lock_guard<std::mutex> lock(error_mutex_);
-            if (!background_arena_) background_arena_.emplace(tbb::task_arena::attach());
-        }
         auto run = std::make_shared<std::vector<T>>(std::move(items));
-        background_.run([this, run] {
-            // isolated: a task waiting for its parallel sort must not pick up a producer (which
-            // would delay it) or another insertion task
-            tbb::this_task_arena::isolate([&] {
-                try {
-                    if (!failed_.load()) {
-                        ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_,
-                                                  in_task_);
-                        adding_.run([&] {
-                            if (failed_.load()) return;
-                            ++stats_.background_sorts;
-                            add_internal(std::move(*run), in_task_);
-                        });
-                    }
-                } catch (...) {
-                    std::lock_guard<std::mutex> lock(error_mutex_);
-                    if (!background_error_) background_error_ = std::current_exception();
-                    failed_.store(true);
-                }
-            });
-            std::vector<T>().swap(*run);
-            in_flight_.fetch_sub(1);
-        });
-    }
-    //! Waits for every background task; the waiting thread helps in their arena.
-    void wait_background() const {
-        if (!background_arena_) return;
-        background_arena_->execute([&] { background_.wait(); });
-        background_arena_.reset();
+        background_.run(
+            [this, run] {
+                struct release {  // the run's RAM is free before its slot is
+                    std::vector<T>& v;
+                    ~release() { std::vector<T>().swap(v); }
+                } r{*run};
+                if (failed_.load()) return;
+                ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_,
+                                          in_task_);
+                adding_.run([&] {
+                    if (failed_.load()) return;
+                    ++stats_.background_sorts;
+                    add_internal(std::move(*run), in_task_);
+                });
+            },
+            [this] { failed_.store(true); });
     }
     //! Heaps with at least min_sort items are sorted into internal arrays (in parallel, one
     //! thread per heap), the others get heap order back. The runs keep counting as heap RAM
@@ -740,14 +709,8 @@ private:
     std::size_t bulk_cap_ = 0;
     std::size_t heap_extra_bytes_ = 0;  // heap growth and in-flight heaps of a bulk phase
     unsigned next_disk_ = 0;
-    // background insertion tasks of the bulk phase (waited for by const readers, too)
-    mutable tbb::task_group background_;
-    mutable std::optional<tbb::task_arena> background_arena_;  // where they run
-    std::atomic<unsigned> in_flight_{0};  // heaps handed to background tasks, not yet added
-    unsigned max_in_flight_ = 0;  // set before in_flight_reserved_
-    std::atomic<bool> in_flight_reserved_{false};
-    std::mutex error_mutex_;  // background_error_ and background_arena_
-    std::exception_ptr background_error_;  // the first exception of a background task
+    mutable ppq_detail::background_tasks background_;  // of the bulk phase (waited for by const
+                                                       // readers, too)
 };
 
 }  // namespace emflow
