@@ -13,11 +13,12 @@ set key top left
 set yrange [0.4:1.1]
 plot dir."/tfp_overlap.csv" every ::1 using 3:($2==64 ? $8 : 1/0) title "64 MiB queue (spills to disk)" pt 7, \
      "" every ::1 using 3:($2==256 ? $8 : 1/0) title "256 MiB queue (in RAM)" pt 5, \
-     "" every ::1 using 3:($2==64 ? $9 : 1/0) title "production share, 64 MiB" dt 2 pt 6, \
-     "" every ::1 using 3:($2==256 ? $9 : 1/0) title "production share, 256 MiB" dt 2 pt 4, \
+     "" every ::1 using 3:($2==64 ? $9 : 1/0) title "production share (a floor), 64 MiB" dt 2 pt 6, \
+     "" every ::1 using 3:($2==256 ? $9 : 1/0) title "production share (a floor), 256 MiB" dt 2 pt 4, \
      0.75 title "goal" lw 2 dt 3
 unset logscale x
 set yrange [*:*]
+set ylabel "seconds"
 set title "Time-forward DAG evaluation: limit window"
 set style data linespoints
 set logscale x 2
