@@ -81,7 +81,8 @@ public:
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
         : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
           workers_(cfg_.threads), single_(1),
-          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)), heaps_(cfg_.threads, cmp),
+          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)),
+          heaps_(cfg_.threads, cmp),
           internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
