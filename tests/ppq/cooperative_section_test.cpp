@@ -107,7 +107,8 @@ TEST_CASE("cooperative_section: exceptions reach the turn's owner, the section s
     CHECK(again);
 }
 
-TEST_CASE("cooperative_section: a loop outside a turn runs on the caller", "[cooperative_section]") {
+TEST_CASE("cooperative_section: a loop outside a turn runs on the caller",
+          "[cooperative_section]") {
     cooperative_section s;
     std::vector<int> hits(10, 0);
     s.for_each(hits.size(), [&](std::size_t i) { ++hits[i]; }, caller_only);

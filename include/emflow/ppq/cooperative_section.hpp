@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <utility>
 
 namespace emflow::ppq_detail {
 
@@ -75,7 +76,8 @@ public:
 
 private:
     struct loop {
-        loop(std::size_t count, std::function<void(std::size_t)> b) : n(count), body(std::move(b)) {}
+        loop(std::size_t count, std::function<void(std::size_t)> b)
+            : n(count), body(std::move(b)) {}
         const std::size_t n;
         std::function<void(std::size_t)> body;
         std::atomic<std::size_t> next{0};  // the next unclaimed iteration
