@@ -8,6 +8,7 @@
 #include <emflow/nodes/batched.hpp>
 #include <emflow/nodes/collect.hpp>
 #include <emflow/nodes/connect.hpp>
+#include <emflow/nodes/count_progress.hpp>
 #include <emflow/nodes/count_sink.hpp>
 #include <emflow/nodes/distribute.hpp>
 #include <emflow/nodes/filter.hpp>

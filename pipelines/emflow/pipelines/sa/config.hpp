@@ -1,0 +1,35 @@
+// emflow/pipelines/sa/config.hpp: what every suffix-array construction of emflow takes: one
+// memory budget, traditional or parallel pipelining (the parallel pipelining paper's Table 2
+// compares the two), an optional progress report, and the text lengths an index type can hold.
+#pragma once
+
+#include <emflow/progress.hpp>
+#include <emflow/uint40.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+namespace emflow::pipelines::sa {
+
+//! How a construction's flow graphs run.
+enum class pipelining {
+    traditional,  //!< no asynchronous nodes, runs sorted sequentially
+    parallel      //!< asynchronous nodes where the paper puts them, parallel run sorting
+};
+
+//! Budget and mode of one construction.
+struct sa_config {
+    std::size_t memory_bytes = std::size_t(1) << 30;  //!< for the whole construction
+    pipelining mode = pipelining::parallel;           //!< traditional or parallel pipelining
+    progress* report = nullptr;                       //!< phases and bytes done; null: silent
+};
+
+//! The longest text whose suffix array has indices of type Index: positions 0..n-1 plus the
+//! two values above n that constructions use as end markers and sentinels.
+template <class Index>
+constexpr std::uint64_t max_text_length() {
+    return std::uint64_t(std::numeric_limits<Index>::max()) - 2;
+}
+
+}  // namespace emflow::pipelines::sa
