@@ -53,6 +53,35 @@ TEST_CASE("streamify over stxxl::vector forwards and reverse, materialize back",
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("stxxl::vector sources answer empty() again after the end", "[nodes]") {
+    // The two shapes that crashed: an async pull and a zip over stxxl::vector sources both ask
+    // empty() once more after it returned true.
+    emflow_test::configure_test_disks();
+    stxxl::VECTOR_GENERATOR<u64>::result ev;
+    for (u64 i = 0; i < 5000; ++i) ev.push_back(i);
+    auto src = streamify(ev);
+    std::vector<u64> seen;
+    bool again = false;
+    run_graph([&](run_context& ctx) { src.start(ctx); },
+              [&](run_context&) {
+                  while (!src.empty()) {
+                      seen.push_back(*src);
+                      ++src;
+                  }
+                  again = src.empty() && src.empty() && src.batch_length() == 0;
+              });
+    CHECK(again);
+    CHECK(seen.size() == 5000);
+
+    std::vector<u64> out;
+    materialize(streamify(ev) | async_pull(1000), std::back_inserter(out));
+    CHECK(out.size() == 5000);
+    std::vector<std::pair<u64, u64>> pairs;
+    materialize(zip(streamify(ev), streamify_reverse(ev)), std::back_inserter(pairs));
+    REQUIRE(pairs.size() == 5000);
+    CHECK(pairs.back() == std::pair<u64, u64>(4999, 0));
+}
+
 TEST_CASE("materialize into stxxl::vectors of every page shape, across many blocks", "[nodes]") {
     // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose pages hold one
     // block; materialize must be correct for every vector shape.

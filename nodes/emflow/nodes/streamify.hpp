@@ -136,6 +136,7 @@ public:
 
 private:
     bool refill() {
+        if (!reader_) return false;  // the end was reached before: empty() may be asked again
         std::size_t n = 0;
         value_type* out = buf_.fill_area();
         for (; n < buf_.capacity() && !reader_->empty(); ++n, ++*reader_) out[n] = **reader_;
