@@ -11,6 +11,7 @@
 #include <emflow/nodes/count_progress.hpp>
 #include <emflow/nodes/count_sink.hpp>
 #include <emflow/nodes/distribute.hpp>
+#include <emflow/nodes/file.hpp>
 #include <emflow/nodes/filter.hpp>
 #include <emflow/nodes/generate.hpp>
 #include <emflow/nodes/materialize.hpp>
@@ -20,6 +21,7 @@
 #include <emflow/nodes/refill_source.hpp>
 #include <emflow/nodes/sort.hpp>
 #include <emflow/nodes/sorter.hpp>
+#include <emflow/nodes/sink.hpp>
 #include <emflow/nodes/split.hpp>
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/nodes/tap.hpp>

@@ -1,0 +1,321 @@
+// emflow/nodes/file.hpp: flat files of trivially copyable elements as a source and a sink, read
+// and written with STXXL's asynchronous I/O (two buffers: one is in flight while the graph works
+// on the other). The sink writes under a temporary name next to its target and renames it only
+// on commit(), so a failed or interrupted run never leaves a partial file under the final name.
+//
+//   auto text = file_source<std::uint8_t>("genome.txt");              // bytes of a file
+//   file_sink<std::uint32_t> out("genome.sa");
+//   out.open();                          // optional: fail early if the directory is unwritable
+//   materialize(text | transform(f), out);
+//   out.commit();                        // rename into place; without it the file is removed
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/node.hpp>
+
+#include <stxxl/bits/io/syscall_file.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+#include <type_traits>
+#include <vector>
+
+namespace emflow {
+
+namespace detail {
+
+//! STXXL's I/O layer wants buffers, offsets and sizes aligned to this (it complains otherwise).
+inline constexpr std::size_t io_alignment = 4096;
+
+//! Elements per buffer of a file node: about 1 MiB, a multiple of io_alignment bytes.
+template <class T>
+constexpr std::size_t file_chunk_elems() {
+    return io_alignment * std::max<std::size_t>(1, (std::size_t(1) << 20) / io_alignment / sizeof(T));
+}
+
+//! An io_alignment-aligned array of n elements of T.
+template <class T>
+class aligned_array {
+public:
+    //! Allocates n elements (uninitialized: T is trivially copyable).
+    void allocate(std::size_t n) {
+        data_.reset(static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t(io_alignment))));
+        size_ = n;
+    }
+    //! The elements.
+    T* data() const { return data_.get(); }
+    //! Their number.
+    std::size_t size() const { return size_; }
+
+private:
+    struct deleter {
+        void operator()(T* p) const { ::operator delete(p, std::align_val_t(io_alignment)); }
+    };
+    std::unique_ptr<T, deleter> data_;
+    std::size_t size_ = 0;
+};
+
+//! "cannot <what> '<path>': <OS error>" as a std::system_error.
+inline std::system_error file_error(const std::string& what, const std::string& path, int err) {
+    return std::system_error(err, std::generic_category(), "cannot " + what + " '" + path + "'");
+}
+
+}  // namespace detail
+
+//! Size in bytes of the file at path; throws std::system_error naming the path if it cannot be
+//! opened for reading or is not a regular file.
+inline std::uint64_t readable_file_size(const std::string& path) {
+    int fd = ::open(path.c_str(), O_RDONLY);
+    if (fd < 0) throw detail::file_error("open", path, errno);
+    struct stat st {};
+    int rc = ::fstat(fd, &st);
+    int err = errno;
+    ::close(fd);
+    if (rc != 0) throw detail::file_error("stat", path, err);
+    if (!S_ISREG(st.st_mode)) throw detail::file_error("read", path, EISDIR);
+    return std::uint64_t(st.st_size);
+}
+
+//! Pull node over a file holding an array of T (its size must be a multiple of sizeof(T)).
+template <class T>
+class file_source {
+    static_assert(std::is_trivially_copyable_v<T>, "file_source reads raw elements");
+
+public:
+    using value_type = T;  //!< element type
+
+    //! Reads path (opened at start()).
+    explicit file_source(std::string path) : path_(std::move(path)) {}
+    file_source(file_source&& o) noexcept
+        : path_(std::move(o.path_)), tail_fd_(std::exchange(o.tail_fd_, -1)) {}
+    file_source& operator=(file_source&&) = delete;
+    ~file_source() {
+        wait_all();
+        if (tail_fd_ >= 0) ::close(tail_fd_);
+    }
+
+    //! Opens the file and starts reading both buffers.
+    void start(run_context&) {
+        size_ = readable_file_size(path_);
+        if (size_ % sizeof(T) != 0)
+            throw std::runtime_error("emflow: '" + path_ + "' holds " + std::to_string(size_) +
+                                     " bytes, not a multiple of the element size " +
+                                     std::to_string(sizeof(T)));
+        file_ = std::make_unique<stxxl::syscall_file>(
+            path_, stxxl::file::RDONLY | stxxl::file::NO_LOCK);
+        tail_fd_ = ::open(path_.c_str(), O_RDONLY);
+        if (tail_fd_ < 0) throw detail::file_error("open", path_, errno);
+        for (slot& s : slots_) {
+            s.data.allocate(detail::file_chunk_elems<T>());
+            issue(s);
+        }
+    }
+    //! True at the end of the file.
+    bool empty() { return pos_ == len_ && !refill(); }
+    //! Current element.
+    const T& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    file_source& operator++() { return *this += 1; }
+    //! Elements available at batch_begin().
+    std::size_t batch_length() { return empty() ? 0 : len_ - pos_; }
+    //! The current batch.
+    const T* batch_begin() { return slots_[cur_].data.data() + pos_; }
+    //! Advances by n <= batch_length().
+    file_source& operator+=(std::size_t n) {
+        pos_ += n;
+        return *this;
+    }
+
+private:
+    struct slot {
+        detail::aligned_array<T> data;
+        stxxl::request_ptr req;
+        std::size_t elems = 0;  // of the read in flight (or done)
+    };
+
+    //! Reads the next chunk into s: asynchronously if whole (aligned), else (the file's tail)
+    //! at once with pread.
+    void issue(slot& s) {
+        const std::uint64_t chunk = s.data.size() * sizeof(T);
+        std::uint64_t bytes = std::min<std::uint64_t>(chunk, size_ - offset_);
+        s.elems = bytes / sizeof(T);
+        s.req = stxxl::request_ptr();
+        if (bytes == chunk) {
+            s.req = file_->aread(s.data.data(), offset_, bytes);
+        } else if (bytes > 0) {
+            auto* p = reinterpret_cast<char*>(s.data.data());
+            for (std::uint64_t done = 0; done < bytes;) {
+                ssize_t rc = ::pread(tail_fd_, p + done, bytes - done, off_t(offset_ + done));
+                if (rc <= 0) throw detail::file_error("read", path_, rc == 0 ? EIO : errno);
+                done += std::uint64_t(rc);
+            }
+        }
+        offset_ += bytes;
+    }
+
+    //! Exposes the next slot's data; the slot just consumed reads the chunk after it.
+    bool refill() {
+        if (!file_) return false;
+        if (exposed_) issue(slots_[cur_]);
+        std::size_t next = exposed_ ? 1 - cur_ : 0;
+        slot& s = slots_[next];
+        if (s.req) s.req->wait();
+        s.req = stxxl::request_ptr();
+        cur_ = next;
+        exposed_ = true;
+        pos_ = 0;
+        len_ = s.elems;
+        return len_ > 0;
+    }
+
+    //! Waits for reads in flight (their buffers must outlive them); errors are moot by then.
+    void wait_all() noexcept {
+        for (slot& s : slots_) {
+            try {
+                if (s.req) s.req->wait();
+            } catch (...) {
+            }
+        }
+    }
+
+    std::string path_;
+    std::unique_ptr<stxxl::syscall_file> file_;
+    int tail_fd_ = -1;  // reads the unaligned tail
+    slot slots_[2];
+    std::uint64_t size_ = 0, offset_ = 0;
+    std::size_t cur_ = 0, pos_ = 0, len_ = 0;
+    bool exposed_ = false;
+};
+
+//! Push node writing an array of T to a file: under a temporary name until commit().
+template <class T>
+class file_sink {
+    static_assert(std::is_trivially_copyable_v<T>, "file_sink writes raw elements");
+
+public:
+    using value_type = T;  //!< element type
+
+    //! Will write path (nothing happens before open() or start()).
+    explicit file_sink(std::string path) : path_(std::move(path)) {}
+    file_sink(const file_sink&) = delete;
+    file_sink& operator=(const file_sink&) = delete;
+    //! Removes the temporary file unless committed.
+    ~file_sink() {
+        try {
+            wait_all();
+        } catch (...) {  // the run already failed or the error was reported by push_stop()
+        }
+        file_.reset();
+        if (tail_fd_ >= 0) ::close(tail_fd_);
+        if (!tmp_.empty() && !committed_) ::unlink(tmp_.c_str());
+    }
+
+    //! Creates the temporary file next to path (idempotent); throws std::system_error naming
+    //! the directory when it cannot be created.
+    void open() {
+        if (file_) return;
+        std::filesystem::path target(path_);
+        std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
+        std::string templ = (dir / ("." + target.filename().string() + ".emflow-XXXXXX")).string();
+        int fd = ::mkstemp(templ.data());
+        if (fd < 0) throw detail::file_error("create a file in", dir.string(), errno);
+        tail_fd_ = fd;
+        tmp_ = templ;
+        file_ = std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
+    }
+    //! Opens the file if open() was not called, allocates the buffers.
+    void start(run_context&) {
+        open();
+        for (slot& s : slots_) s.data.allocate(detail::file_chunk_elems<T>());
+    }
+    //! Appends x.
+    void push(const T& x) { push_batch(&x, 1); }
+    //! Appends n elements.
+    void push_batch(const T* p, std::size_t n) {
+        while (n > 0) {
+            slot& s = slots_[cur_];
+            std::size_t k = std::min(n, s.data.size() - fill_);
+            std::memcpy(static_cast<void*>(s.data.data() + fill_), p, k * sizeof(T));
+            fill_ += k;
+            p += k;
+            n -= k;
+            if (fill_ == s.data.size()) flush();
+        }
+    }
+    //! Writes what is buffered and waits for every write.
+    void push_stop() {
+        wait_all();
+        const auto* p = reinterpret_cast<const char*>(slots_[cur_].data.data());
+        const std::size_t bytes = fill_ * sizeof(T);  // the unaligned tail: written at once
+        for (std::size_t done = 0; done < bytes;) {
+            ssize_t rc = ::pwrite(tail_fd_, p + done, bytes - done, off_t(offset_ + done));
+            if (rc < 0) throw detail::file_error("write", tmp_, errno);
+            done += std::size_t(rc);
+        }
+        offset_ += bytes;
+        fill_ = 0;
+        stopped_ = true;
+    }
+    //! Renames the complete file to its final name; the data must have been stopped.
+    void commit() {
+        if (!stopped_) throw std::logic_error("emflow: file_sink::commit() before push_stop()");
+        file_.reset();
+        if (::fsync(tail_fd_) != 0) throw detail::file_error("write", tmp_, errno);
+        if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+            throw detail::file_error("rename '" + tmp_ + "' to", path_, errno);
+        committed_ = true;
+    }
+    //! The temporary file's path (empty before open()).
+    const std::string& temporary_path() const { return tmp_; }
+    //! Elements written so far.
+    std::uint64_t size() const { return (offset_ / sizeof(T)) + fill_; }
+
+private:
+    struct slot {
+        detail::aligned_array<T> data;
+        stxxl::request_ptr req;
+    };
+
+    //! Hands the filling buffer to an asynchronous write; the other one must be free first.
+    void flush() {
+        slot& s = slots_[cur_];
+        if (fill_ > 0) {
+            slot& other = slots_[1 - cur_];
+            if (other.req) other.req->wait();
+            other.req = stxxl::request_ptr();
+            s.req = file_->awrite(s.data.data(), offset_, fill_ * sizeof(T));
+            offset_ += fill_ * sizeof(T);
+            fill_ = 0;
+            cur_ = 1 - cur_;
+        }
+    }
+
+    void wait_all() {
+        for (slot& s : slots_) {
+            if (s.req) s.req->wait();
+            s.req = stxxl::request_ptr();
+        }
+    }
+
+    std::string path_, tmp_;
+    std::unique_ptr<stxxl::syscall_file> file_;
+    int tail_fd_ = -1;  // from mkstemp; writes the unaligned tail
+    slot slots_[2];
+    std::size_t cur_ = 0, fill_ = 0;
+    std::uint64_t offset_ = 0;
+    bool stopped_ = false, committed_ = false;
+};
+
+}  // namespace emflow

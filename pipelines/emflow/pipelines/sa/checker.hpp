@@ -1,0 +1,192 @@
+// emflow/pipelines/sa/checker.hpp: checks a suffix array in external memory, for any length,
+// with two sorts (Dementiev, Kärkkäinen, Mehnert, Sanders, "Better External Memory Suffix Array
+// Construction", the checker of section 3):
+//   1. the pairs (SA[k], k) sorted by position must hold exactly the positions 0..n-1 (a
+//      permutation); in that order their k is the inverse ISA;
+//   2. suffix i < suffix j exactly when (T[i], ISA[i+1]) < (T[j], ISA[j+1]), the empty suffix
+//      ranking lowest: the triples (ISA[i], T[i], ISA[i+1]) sorted by ISA[i] must increase
+//      strictly in (T[i], ISA[i+1]).
+// The three pipeline phases (runs of sort 1; its merge beside the runs of sort 2; the merge of
+// sort 2 and the final scan) share the memory budget.
+//
+//   auto r = check_suffix_array<std::uint32_t>([&] { return streamify(text); }, text.size(),
+//                                              [&] { return streamify(sa); }, sa.size());
+//   if (!r.ok) std::cerr << r.reason;
+#pragma once
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace emflow::pipelines::sa {
+
+//! The verdict of a check: ok, or the first violation found.
+struct check_result {
+    bool ok = true;      //!< the array is the suffix array of the text
+    std::string reason;  //!< otherwise: what is wrong, naming a position or rank
+};
+
+namespace checker_detail {
+
+//! Raised inside the checking graph at the first violation; carries the reason out.
+struct violation : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+//! (position, rank) of one suffix-array entry.
+template <class Index>
+struct pos_rank {
+    Index pos, rank;
+};
+
+//! Orders pos_rank by position (ranks break no ties: positions are checked to be distinct).
+template <class Index>
+struct by_pos {
+    bool operator()(const pos_rank<Index>& a, const pos_rank<Index>& b) const {
+        return std::uint64_t(a.pos) < std::uint64_t(b.pos);
+    }
+    pos_rank<Index> min_value() const { return {Index(0), Index(0)}; }
+    pos_rank<Index> max_value() const {
+        return {std::numeric_limits<Index>::max(), std::numeric_limits<Index>::max()};
+    }
+};
+
+//! For the suffix at rank `rank`: its first character and the rank of the next suffix plus one
+//! (0: the next suffix is empty).
+template <class Index>
+struct rank_triple {
+    Index rank, next;
+    std::uint8_t c;
+};
+
+//! Orders rank_triple by rank.
+template <class Index>
+struct by_rank {
+    bool operator()(const rank_triple<Index>& a, const rank_triple<Index>& b) const {
+        return std::uint64_t(a.rank) < std::uint64_t(b.rank);
+    }
+    rank_triple<Index> min_value() const { return {Index(0), Index(0), 0}; }
+    rank_triple<Index> max_value() const {
+        return {std::numeric_limits<Index>::max(), std::numeric_limits<Index>::max(), 0xFF};
+    }
+};
+
+//! A pull node of T whose batches f(src, out, capacity) -> count fills from the node src,
+//! which it starts (src must outlive it).
+template <class T, class Src, class F>
+auto refill_from(Src& src, F f) {
+    return connect(from_refill<T>([&src, f](T* out, std::size_t cap) mutable {
+                       return f(src, out, cap);
+                   }),
+                   src);
+}
+
+}  // namespace checker_detail
+
+//! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of
+//! the n-byte text read by open_text(). Both callables return a fresh pull node each call.
+//! A wrong array gives ok == false and the reason; I/O errors and a budget below the sorters'
+//! minimum throw.
+template <class Index, class OpenText, class OpenSA>
+check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
+                                std::uint64_t sa_length, const sa_config& cfg = {}) {
+    using namespace checker_detail;
+    if (sa_length != n)
+        return {false, "the array has " + std::to_string(sa_length) + " entries, the text " +
+                           std::to_string(n) + " bytes"};
+    if (n > max_text_length<Index>())
+        return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
+                           std::to_string(sizeof(Index)) + "-byte indices"};
+    const std::size_t sort_bytes = cfg.memory_bytes / 2;
+    const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
+
+    // 1. (SA[k], k), entries out of range rejected before they reach the sorter.
+    auto sa = open_sa();
+    auto pairs = refill_from<pos_rank<Index>>(
+        sa, [k = std::uint64_t(0), n](auto& src, pos_rank<Index>* out, std::size_t cap) mutable {
+            std::size_t m = 0;
+            while (m < cap && !src.empty()) {
+                std::size_t len = std::min(src.batch_length(), cap - m);
+                auto b = src.batch_begin();
+                for (std::size_t i = 0; i < len; ++i, ++k) {
+                    std::uint64_t p = b[i];
+                    if (p >= n)
+                        throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(p) +
+                                        " is not a position of the text (length " +
+                                        std::to_string(n) + ")");
+                    out[m++] = {Index(p), Index(k)};
+                }
+                src += len;
+            }
+            return m;
+        });
+    auto phase1 = begin_phase(cfg.report, "check: sort by position", n * sizeof(Index));
+    auto by_position = pairs | count_progress(phase1, sizeof(Index)) |
+                       sort(by_pos<Index>{}, sort_bytes, opt);
+
+    // 2. In position order: the permutation check, then (ISA[i], T[i], ISA[i+1] + 1).
+    auto text = open_text();
+    auto joined = zip(text, by_position);
+    auto triples = refill_from<rank_triple<Index>>(
+        joined, [i = std::uint64_t(0), prev = rank_triple<Index>{}, n](
+                    auto& src, rank_triple<Index>* out, std::size_t cap) mutable {
+            std::size_t m = 0;
+            while (m < cap && !src.empty()) {
+                std::size_t len = std::min(src.batch_length(), cap - m);
+                auto b = src.batch_begin();
+                for (std::size_t j = 0; j < len; ++j, ++i) {
+                    auto [c, pr] = b[j];
+                    if (std::uint64_t(pr.pos) != i)
+                        throw violation(
+                            std::uint64_t(pr.pos) < i
+                                ? "position " + std::to_string(std::uint64_t(pr.pos)) +
+                                      " occurs twice (again at SA[" +
+                                      std::to_string(std::uint64_t(pr.rank)) + "])"
+                                : "position " + std::to_string(i) + " is missing");
+                    if (i > 0) out[m++] = {prev.rank, Index(std::uint64_t(pr.rank) + 1), prev.c};
+                    prev = {pr.rank, Index(0), c};
+                }
+                src += len;
+            }
+            if (m == 0 && i == n && n > 0) {  // the last suffix: the next one is empty
+                out[m++] = prev;
+                ++i;
+            }
+            return m;
+        });
+    auto phase2 = begin_phase(cfg.report, "check: sort by rank", n * sizeof(Index));
+    auto by_rank_order = triples | count_progress(phase2, sizeof(Index)) |
+                         sort(by_rank<Index>{}, sort_bytes, opt);
+
+    // 3. Adjacent suffixes ordered.
+    check_result result;
+    try {
+        std::uint64_t k = 0;
+        rank_triple<Index> last{};
+        materialize(by_rank_order,
+                    batch_sink<rank_triple<Index>>([&](const rank_triple<Index>* p,
+                                                           std::size_t len) {
+                        for (std::size_t j = 0; j < len; ++j, ++k) {
+                            const rank_triple<Index>& t = p[j];
+                            if (k > 0 && !(last.c < t.c ||
+                                           (last.c == t.c && std::uint64_t(last.next) <
+                                                                 std::uint64_t(t.next))))
+                                throw violation("the suffixes at SA[" + std::to_string(k - 1) +
+                                                "] and SA[" + std::to_string(k) +
+                                                "] are out of order");
+                            last = t;
+                        }
+                    }));
+    } catch (const violation& v) {
+        result = {false, v.what()};
+    }
+    return result;
+}
+
+}  // namespace emflow::pipelines::sa
