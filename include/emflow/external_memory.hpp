@@ -139,6 +139,9 @@ private:
     std::streambuf* saved_;
 };
 
+//! The size of a fixed-capacity disk file as STXXL sees it (sparse: it costs no space).
+inline constexpr std::uint64_t sparse_disk_bytes = std::uint64_t(1) << 40;
+
 inline void limit_file_size(std::uint64_t bytes) {
     std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
     rlimit rl{};
@@ -184,15 +187,21 @@ inline const external_memory_state& configure_external_memory(
         for (std::size_t i = 0; i < cfg.disks.size(); ++i) {
             const disk_spec& d = cfg.disks[i];
             auto path = state->dir / ("disk-" + std::to_string(i));
-            stxxl::disk_config dc(path.string(), d.capacity_bytes,
+            // A fixed disk is made sparse and far larger than its capacity, so that STXXL never
+            // extends it: allocation cannot fail, and a write past the capacity fails (the file
+            // size limit) where STXXL reports it cleanly, at the write's completion. (A failed
+            // extension inside block allocation leaves STXXL's vector with unallocated blocks,
+            // which its destructor dereferences.)
+            const std::uint64_t size = d.capacity_bytes ? detail::sparse_disk_bytes : 0;
+            stxxl::disk_config dc(path.string(), size,
                                   std::string(io_method_name(cfg.method)) + " unlink_on_open");
             dc.autogrow = d.capacity_bytes == 0;
             stxxl_cfg->add_disk(dc);
             state->disk_files.push_back(path);
             largest_fixed = std::max(largest_fixed, d.capacity_bytes);
         }
-        if (largest_fixed) detail::limit_file_size(largest_fixed);
         stxxl::block_manager::get_instance();  // opens (and unlinks) the disk files now
+        if (largest_fixed) detail::limit_file_size(largest_fixed);
     } catch (const std::exception& e) {
         std::error_code ec;
         std::filesystem::remove_all(state->dir, ec);
