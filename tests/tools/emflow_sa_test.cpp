@@ -1,0 +1,241 @@
+// emflow-sa as a user runs it: every algorithm and index width writes the bytes libdivsufsort
+// gives; check accepts them and rejects mutated, truncated and wrong-width files; every error
+// is one line with its exit code and leaves no output file and no temporary file behind.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sa_test_texts.hpp"
+#include "test_env.hpp"
+
+namespace fs = std::filesystem;
+using emflow_test::text_bytes;
+
+namespace {
+
+struct run_result {
+    int code;             // exit code
+    std::string stderr_;  // what it printed there
+};
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+//! Runs emflow-sa with args (a shell word list), capturing stderr.
+run_result run_tool(const fs::path& dir, const std::string& args) {
+    fs::path err = dir / "stderr.txt";
+    std::string cmd = std::string(EMFLOW_SA_PATH) + " " + args + " 2>" + quote(err.string()) +
+                      " >/dev/null";
+    int status = std::system(cmd.c_str());
+    std::ifstream in(err);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    fs::remove(err);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+}
+
+void write_file(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream out(p, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+}
+
+std::vector<std::uint8_t> read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+}
+
+//! The file format: each entry little-endian in width bytes.
+std::vector<std::uint8_t> encode(const std::vector<std::uint64_t>& sa, unsigned width) {
+    std::vector<std::uint8_t> out;
+    for (std::uint64_t x : sa)
+        for (unsigned b = 0; b < width; ++b) out.push_back(std::uint8_t(x >> (8 * b)));
+    return out;
+}
+
+//! Entries of the directory other than the ones named.
+std::size_t files_in(const fs::path& dir) {
+    return std::size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+}
+
+//! One line of error output, naming the tool.
+bool one_error_line(const std::string& err) {
+    return err.rfind("emflow-sa: ", 0) == 0 && err.find('\n') == err.size() - 1;
+}
+
+//! Progress lines (if any), then one line of error output, naming the tool.
+bool ends_with_error_line(const std::string& err) {
+    std::size_t start = err.size() < 2 ? 0 : err.rfind('\n', err.size() - 2);
+    return one_error_line(start == std::string::npos ? err : err.substr(start + 1));
+}
+
+}  // namespace
+
+TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    auto help = run_tool(dir.path(), "--help");
+    CHECK(help.code == 0);
+    for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
+                            "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
+                            "check x", "build x -o y --threads 0", "build x -o y --bogus"}) {
+        INFO(bad);
+        auto r = run_tool(dir.path(), bad);
+        CHECK(r.code == 2);
+        CHECK(one_error_line(r.stderr_));
+    }
+}
+
+TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "work";
+    fs::create_directories(work);
+    std::uint64_t seed = emflow_test::test_seed();
+    std::vector<emflow_test::named_text> texts = {
+        {"empty", {}},
+        {"two bytes", {0xFF, 0x00}},
+        {"random sigma 4", emflow_test::random_text(200000, 4, seed)},
+        {"runs over 65535", emflow_test::long_runs_text(200000, 140000, seed + 1)},
+        {"fibonacci", emflow_test::fibonacci_text(50000)}};
+    const fs::path text = work / "text", sa = work / "text.sa";
+    for (const auto& [name, t] : texts) {
+        write_file(text, t);
+        auto ref = emflow_test::reference_sa(t);
+        for (const char* algo : {"dc3", "doubling", "quadrupling"}) {
+            for (unsigned width : {4u, 5u, 8u}) {
+                INFO(name << ", " << algo << ", " << width << " bytes");
+                auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " +
+                                                  quote(sa.string()) + " --algorithm " + algo +
+                                                  " --index-bytes " + std::to_string(width) +
+                                                  " --memory 16MiB --quiet");
+                CHECK(r.stderr_ == "");
+                REQUIRE(r.code == 0);
+                CHECK(read_file(sa) == encode(ref, width));
+                auto c = run_tool(dir.path(), "check " + quote(text.string()) + " " +
+                                                  quote(sa.string()) + " --index-bytes " +
+                                                  std::to_string(width) + " --memory 16MiB -q");
+                CHECK(c.code == 0);
+                CHECK(files_in(work) == 2);
+            }
+        }
+    }
+    // Progress and the summary go to stderr unless --quiet.
+    write_file(text, texts[2].text);
+    auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " + quote(sa.string()) +
+                                      " --memory 16MiB --pipelining traditional");
+    CHECK(r.code == 0);
+    CHECK(r.stderr_.find("DC3") != std::string::npos);
+    CHECK(r.stderr_.find("emflow-sa: built the suffix array of") != std::string::npos);
+    CHECK(r.stderr_.find("peak memory") != std::string::npos);
+    CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
+}
+
+TEST_CASE("emflow-sa check rejects wrong arrays with exit code 3", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    auto t = emflow_test::random_text(100000, 4, emflow_test::test_seed());
+    auto ref = emflow_test::reference_sa(t);
+    const fs::path text = dir.path() / "check-text", sa = dir.path() / "check-text.sa";
+    write_file(text, t);
+    auto check = [&](const std::vector<std::uint8_t>& bytes, unsigned width) {
+        write_file(sa, bytes);
+        return run_tool(dir.path(), "check " + quote(text.string()) + " " + quote(sa.string()) +
+                                        " --index-bytes " + std::to_string(width) + " -q");
+    };
+    CHECK(check(encode(ref, 5), 5).code == 0);
+    auto swapped = ref;
+    std::swap(swapped[10], swapped[20000]);
+    auto r = check(encode(swapped, 5), 5);
+    CHECK(r.code == 3);
+    CHECK(one_error_line(r.stderr_));
+    auto dup = ref;
+    dup[5] = dup[6];
+    CHECK(check(encode(dup, 4), 4).code == 3);
+    auto off = ref;
+    off[7] = (off[7] + 1) % ref.size();
+    CHECK(check(encode(off, 8), 8).code == 3);
+    auto truncated = encode(ref, 5);
+    truncated.resize(truncated.size() - 5);
+    CHECK(check(truncated, 5).code == 3);
+    CHECK(check(encode(ref, 5), 4).code == 3);  // wrong width
+    CHECK(check(encode(ref, 4), 5).code == 3);
+}
+
+TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "errors", tmp = dir.path() / "errors-tmp";
+    fs::create_directories(work);
+    fs::create_directories(tmp);
+    const fs::path text = work / "text", sa = work / "text.sa";
+    write_file(text, emflow_test::random_text(4 << 20, 256, emflow_test::test_seed()));
+    const std::string build = "build " + quote(text.string()) + " -o " + quote(sa.string()) +
+                              " --tmp-dir " + quote(tmp.string()) + " ";
+    auto expect = [&](const std::string& args, int code) {
+        INFO(args);
+        auto r = run_tool(dir.path(), args);
+        CHECK(r.code == code);
+        CHECK(ends_with_error_line(r.stderr_));
+        CHECK_FALSE(fs::exists(sa));
+        CHECK(files_in(work) == 1);  // the text only: no partial output under any name
+        CHECK(files_in(tmp) == 0);
+    };
+    expect("build " + quote((work / "missing").string()) + " -o " + quote(sa.string()), 4);
+    expect("build " + quote(work.string()) + " -o " + quote(sa.string()), 4);  // a directory
+    expect("build " + quote(text.string()) + " -o " + quote((work / "no/such/dir/x.sa").string()),
+           5);
+    expect("build " + quote(text.string()) + " -o " + quote(sa.string()) +
+               " --tmp-dir " + quote((work / "missing-tmp").string()),
+           5);
+    expect(build + "--memory 64KiB", 7);
+    expect(build + "--memory 16MiB --tmp-capacity 2MiB", 6);  // the temporary disk runs full
+
+    // A text longer than 4-byte indices address: refused before any work (a sparse file).
+    const fs::path huge = work / "huge";
+    { std::ofstream(huge).put('x'); }
+    fs::resize_file(huge, (std::uint64_t(1) << 32) + 10);
+    auto r = run_tool(dir.path(), "build " + quote(huge.string()) + " -o " + quote(sa.string()) +
+                                      " --index-bytes 4");
+    CHECK(r.code == 4);
+    CHECK(r.stderr_.find("--index-bytes 5") != std::string::npos);
+    fs::remove(huge);
+}
+
+TEST_CASE("emflow-sa interrupted: no output, no temporary file", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "interrupted", tmp = dir.path() / "interrupted-tmp";
+    fs::create_directories(work);
+    fs::create_directories(tmp);
+    const fs::path text = work / "text", sa = work / "text.sa";
+    write_file(text, emflow_test::random_text(16 << 20, 2, emflow_test::test_seed()));
+    pid_t pid = ::fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        int null = ::open("/dev/null", O_WRONLY);
+        ::dup2(null, 2);
+        ::execl(EMFLOW_SA_PATH, EMFLOW_SA_PATH, "build", text.c_str(), "-o", sa.c_str(),
+                "--algorithm", "doubling", "--memory", "16MiB", "--tmp-dir", tmp.c_str(),
+                static_cast<char*>(nullptr));
+        ::_exit(99);
+    }
+    // Wait until the temporary output exists (the run is under way), then interrupt it.
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (files_in(work) < 2 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    ::kill(pid, SIGINT);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);  // not 0: the run was still under way
+    CHECK_FALSE(fs::exists(sa));
+    CHECK(files_in(work) == 1);
+    CHECK(files_in(tmp) == 0);
+}

@@ -1,0 +1,165 @@
+// emflow-sa's command line: the two commands, their options, sizes with units, and the usage
+// text. Bad arguments throw usage_error (exit code 2).
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace emflow_sa {
+
+//! A malformed command line; main() prints it with a pointer to --help.
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+//! Everything the command line says.
+struct options {
+    std::string command;                     //!< "build", "check" or "help"
+    std::string text, output, sa;            //!< TEXT, -o OUT (build), SA (check)
+    std::string algorithm = "dc3";           //!< dc3, doubling, quadrupling
+    std::string pipelining = "parallel";     //!< parallel or traditional
+    std::uint64_t memory_bytes = 1ull << 30; //!< --memory
+    unsigned threads = 0;                    //!< --threads; 0: all cores
+    unsigned index_bytes = 5;                //!< --index-bytes: 4, 5 or 8
+    std::string tmp_dir;                     //!< --tmp-dir; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp
+    std::uint64_t tmp_capacity = 0;          //!< --tmp-capacity: fixed disk size; 0: grows
+    bool quiet = false;                      //!< --quiet: no progress, no summary
+};
+
+//! The --help text.
+inline const char* usage_text() {
+    return R"(emflow-sa: suffix arrays of texts larger than memory, in external memory.
+
+Usage:
+  emflow-sa build TEXT -o OUT [options]   write the suffix array of TEXT to OUT
+  emflow-sa check TEXT SA [options]       check that SA is the suffix array of TEXT
+  emflow-sa --help
+
+TEXT is any file of bytes (every value 0..255 may occur). The suffix array holds the text's
+n positions in lexicographic order of their suffixes (a proper prefix first), each a
+little-endian unsigned integer of --index-bytes bytes. OUT is written under a temporary name
+next to it and renamed when complete.
+
+Options:
+  -o, --output OUT        (build) the suffix array file to write
+  --algorithm A           (build) dc3 (default), doubling or quadrupling
+  --pipelining P          parallel (default) or traditional (no asynchronous nodes,
+                          sequential sorting: the comparison of the parallel pipelining paper)
+  --memory SIZE           memory budget, e.g. 512MiB, 1GiB (default 1GiB)
+  --threads N             worker threads (default: all cores)
+  --index-bytes W         4, 5 or 8 (default 5: texts up to 1 TiB)
+  --tmp-dir DIR           where temporary disk files go (default $EMFLOW_TMPDIR, $TMPDIR,
+                          /var/tmp); they are removed, also after a failure
+  --tmp-capacity SIZE     fixed size of the temporary disk (default: grows as needed); it also
+                          limits the size of every file the run writes
+  -q, --quiet             no progress and no summary on stderr
+
+Exit codes: 0 success (check: the array is correct), 1 unexpected error, 2 bad command line,
+3 (check) not the suffix array of TEXT, 4 input missing, unreadable or too long,
+5 output or temporary directory not writable, 6 disk full or I/O error, 7 memory budget too
+small, 130 interrupted.
+)";
+}
+
+//! Parses "123", "64KiB", "512MiB", "1GiB", "2TiB" (also K/M/G/T, KB/MB/GB/TB as powers of 2).
+inline std::uint64_t parse_size(const std::string& s) {
+    std::size_t pos = 0;
+    unsigned long long v = 0;
+    try {
+        v = std::stoull(s, &pos);
+    } catch (const std::exception&) {
+        throw usage_error("not a size: '" + s + "'");
+    }
+    std::string unit = s.substr(pos);
+    int shift = 0;
+    if (unit.empty() || unit == "B")
+        shift = 0;
+    else if (unit == "K" || unit == "KB" || unit == "KiB")
+        shift = 10;
+    else if (unit == "M" || unit == "MB" || unit == "MiB")
+        shift = 20;
+    else if (unit == "G" || unit == "GB" || unit == "GiB")
+        shift = 30;
+    else if (unit == "T" || unit == "TB" || unit == "TiB")
+        shift = 40;
+    else
+        throw usage_error("unknown size unit in '" + s + "' (use B, KiB, MiB, GiB, TiB)");
+    if (shift > 0 && v > (~0ull >> shift)) throw usage_error("size too large: '" + s + "'");
+    return std::uint64_t(v) << shift;
+}
+
+//! Parses argv (without the program name).
+inline options parse_args(const std::vector<std::string>& args) {
+    options o;
+    std::vector<std::string> positional;
+    auto value = [&](std::size_t& i) -> const std::string& {
+        if (i + 1 >= args.size()) throw usage_error("option " + args[i] + " needs a value");
+        return args[++i];
+    };
+    auto number = [](const std::string& opt, const std::string& v) {
+        try {
+            std::size_t pos = 0;
+            unsigned long n = std::stoul(v, &pos);
+            if (pos != v.size()) throw std::invalid_argument(v);
+            return n;
+        } catch (const std::exception&) {
+            throw usage_error(opt + " needs a number, not '" + v + "'");
+        }
+    };
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-h" || a == "--help") {
+            o.command = "help";
+            return o;
+        } else if (a == "-o" || a == "--output") {
+            o.output = value(i);
+        } else if (a == "--algorithm") {
+            o.algorithm = value(i);
+            if (o.algorithm != "dc3" && o.algorithm != "doubling" && o.algorithm != "quadrupling")
+                throw usage_error("unknown algorithm '" + o.algorithm +
+                                  "' (dc3, doubling or quadrupling)");
+        } else if (a == "--pipelining") {
+            o.pipelining = value(i);
+            if (o.pipelining != "parallel" && o.pipelining != "traditional")
+                throw usage_error("unknown pipelining '" + o.pipelining +
+                                  "' (parallel or traditional)");
+        } else if (a == "--memory") {
+            o.memory_bytes = parse_size(value(i));
+        } else if (a == "--threads") {
+            o.threads = unsigned(number(a, value(i)));
+            if (o.threads == 0) throw usage_error("--threads must be at least 1");
+        } else if (a == "--index-bytes") {
+            o.index_bytes = unsigned(number(a, value(i)));
+            if (o.index_bytes != 4 && o.index_bytes != 5 && o.index_bytes != 8)
+                throw usage_error("--index-bytes must be 4, 5 or 8");
+        } else if (a == "--tmp-dir") {
+            o.tmp_dir = value(i);
+        } else if (a == "--tmp-capacity") {
+            o.tmp_capacity = parse_size(value(i));
+        } else if (a == "-q" || a == "--quiet") {
+            o.quiet = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            throw usage_error("unknown option '" + a + "'");
+        } else {
+            positional.push_back(a);
+        }
+    }
+    if (positional.empty()) throw usage_error("no command (build or check)");
+    o.command = positional[0];
+    if (o.command == "build") {
+        if (positional.size() != 2) throw usage_error("build takes one TEXT");
+        if (o.output.empty()) throw usage_error("build needs -o OUT");
+        o.text = positional[1];
+    } else if (o.command == "check") {
+        if (positional.size() != 3) throw usage_error("check takes TEXT and SA");
+        o.text = positional[1];
+        o.sa = positional[2];
+    } else {
+        throw usage_error("unknown command '" + o.command + "' (build or check)");
+    }
+    return o;
+}
+
+}  // namespace emflow_sa
