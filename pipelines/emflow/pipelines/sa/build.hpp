@@ -5,6 +5,7 @@
 //                                      n, sa_vector, cfg);
 #pragma once
 
+#include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/doubling.hpp>
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace emflow::pipelines::sa {
@@ -31,11 +33,11 @@ inline sa_algorithm parse_sa_algorithm(const std::string& name) {
     throw std::invalid_argument("emflow: unknown suffix-array algorithm '" + name + "'");
 }
 
-//! The suffix array of the n-byte text read by open_text() (a fresh pull node of bytes per
-//! call), materialized into out (an stxxl::vector<Index> or a push node of Index).
+namespace build_detail {
+
 template <class Index, class OpenText, class Out>
-void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint64_t n, Out&& out,
-                        const sa_config& cfg = {}) {
+void run(sa_algorithm algorithm, OpenText& open_text, std::uint64_t n, Out& out,
+         const sa_config& cfg) {
     switch (algorithm) {
         case sa_algorithm::dc3:
             return dc3<Index>(open_text, n, out, cfg);
@@ -44,6 +46,32 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
         case sa_algorithm::quadrupling:
             return prefix_doubling<Index>(open_text, n, out, cfg, 4);
     }
+}
+
+}  // namespace build_detail
+
+//! The suffix array of the n-byte text read by open_text() (a fresh pull node of bytes per
+//! call), materialized into out (an stxxl::vector<Index> or a push node of Index). Texts that
+//! 32-bit indices address are sorted with them whatever Index is (tuples a fifth to a half
+//! smaller sort that much faster) and widened on the way out.
+template <class Index, class OpenText, class Out>
+void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint64_t n, Out&& out,
+                        const sa_config& cfg = {}) {
+    using narrow = std::uint32_t;
+    if constexpr (sizeof(Index) > sizeof(narrow)) {
+        if (n <= max_text_length<narrow>()) {
+            auto widen = [](narrow x) { return Index(x); };
+            if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
+                auto widening = push_transform<narrow>(out, widen);
+                return build_detail::run<narrow>(algorithm, open_text, n, widening, cfg);
+            } else {
+                typename stxxl::VECTOR_GENERATOR<narrow>::result sa32;
+                build_detail::run<narrow>(algorithm, open_text, n, sa32, cfg);
+                return materialize(streamify(sa32) | transform(widen), out);
+            }
+        }
+    }
+    build_detail::run<Index>(algorithm, open_text, n, out, cfg);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -1,0 +1,38 @@
+// emflow-sa's exit codes (also in the usage text) and the error that carries one.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace emflow_sa {
+
+//! Exit codes.
+enum exit_code {
+    exit_ok = 0,
+    exit_unexpected = 1,
+    exit_usage = 2,
+    exit_not_sa = 3,
+    exit_input = 4,
+    exit_output = 5,
+    exit_io = 6,
+    exit_memory = 7,
+    exit_interrupted = 130
+};
+
+//! An error with its exit code; its message is printed as one line.
+struct tool_error : std::runtime_error {
+    tool_error(exit_code c, const std::string& msg) : std::runtime_error(msg), code(c) {}
+    exit_code code;  //!< the process's exit code
+};
+
+//! The output's temporary file while it is written (empty otherwise): the interrupt handler
+//! removes it. A plain array, so that the handler stays async-signal-safe.
+extern char partial_output[4096];
+
+struct options;
+//! Runs the command with 4-, 5- or 8-byte indices (one translation unit each).
+int run_width4(const options& o);
+int run_width5(const options& o);  //!< see run_width4
+int run_width8(const options& o);  //!< see run_width4
+
+}  // namespace emflow_sa

@@ -1,0 +1,144 @@
+// emflow-sa's commands for one index type: build (into a file under a temporary name, renamed
+// when complete) and check, with progress and a summary on stderr.
+#pragma once
+
+#include "errors.hpp"
+#include "options.hpp"
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/build.hpp>
+#include <emflow/pipelines/sa/checker.hpp>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <system_error>
+
+namespace emflow_sa {
+
+namespace detail {
+
+using namespace emflow;
+using namespace emflow::pipelines::sa;
+
+//! The length of the file at path, or an input error naming it.
+inline std::uint64_t input_length(const std::string& path) {
+    try {
+        return readable_file_size(path);
+    } catch (const std::system_error& e) {
+        throw tool_error(exit_input, e.what());
+    }
+}
+
+//! Configures the temporary disk; an unusable directory is an output error.
+inline void configure_disks(const options& o) {
+    external_memory_config cfg;
+    cfg.tmp_base = o.tmp_dir;
+    cfg.disks = {disk_spec{o.tmp_capacity}};
+    try {
+        configure_external_memory(cfg);
+    } catch (const config_error& e) {
+        throw tool_error(exit_output, e.what());
+    }
+}
+
+inline sa_config make_config(const options& o, progress* report) {
+    sa_config cfg;
+    cfg.memory_bytes = o.memory_bytes;
+    cfg.mode = o.pipelining == "traditional" ? pipelining::traditional : pipelining::parallel;
+    cfg.report = report;
+    return cfg;
+}
+
+inline double peak_rss_bytes() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) * 1024;
+}
+
+//! One line: what was done, time, rate, peak memory, I/O volume per input byte.
+inline void print_summary(const char* what, std::uint64_t n, double seconds) {
+    io_volume io = current_io_volume();
+    double per_byte = n ? double(io.bytes_read + io.bytes_written) / double(n) : 0;
+    std::fprintf(stderr,
+                 "emflow-sa: %s %s in %.1f s (%s/s), peak memory %s, I/O %.1f bytes per input "
+                 "byte (read %s, written %s)\n",
+                 what, format_bytes(double(n)).c_str(), seconds,
+                 format_bytes(seconds > 0 ? double(n) / seconds : 0).c_str(),
+                 format_bytes(peak_rss_bytes()).c_str(), per_byte,
+                 format_bytes(double(io.bytes_read)).c_str(),
+                 format_bytes(double(io.bytes_written)).c_str());
+}
+
+inline double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class Index>
+int build(const options& o, progress* report) {
+    const std::uint64_t n = input_length(o.text);
+    if (n > max_text_length<Index>())
+        throw tool_error(exit_input, "'" + o.text + "' has " + std::to_string(n) +
+                                         " bytes, more than " + std::to_string(o.index_bytes) +
+                                         "-byte indices can address (use --index-bytes " +
+                                         (o.index_bytes == 4 ? "5)" : "8)"));
+    configure_disks(o);
+    file_sink<Index> out(o.output);
+    try {
+        out.open();
+    } catch (const std::system_error& e) {
+        throw tool_error(exit_output, e.what());
+    }
+    std::strncpy(partial_output, out.temporary_path().c_str(), sizeof partial_output - 1);
+    auto t0 = std::chrono::steady_clock::now();
+    build_suffix_array<Index>(parse_sa_algorithm(o.algorithm),
+                              [&] { return file_source<std::uint8_t>(o.text); }, n, out,
+                              make_config(o, report));
+    out.commit();
+    partial_output[0] = 0;
+    if (!o.quiet) print_summary("built the suffix array of", n, seconds_since(t0));
+    return exit_ok;
+}
+
+template <class Index>
+int check(const options& o, progress* report) {
+    const std::uint64_t n = input_length(o.text);
+    const std::uint64_t sa_bytes = input_length(o.sa);
+    if (sa_bytes != n * sizeof(Index)) {
+        std::fprintf(stderr,
+                     "emflow-sa: not a suffix array: '%s' has %llu bytes, %llu expected (%llu "
+                     "entries of %u bytes)\n",
+                     o.sa.c_str(), (unsigned long long)sa_bytes,
+                     (unsigned long long)(n * sizeof(Index)), (unsigned long long)n, o.index_bytes);
+        return exit_not_sa;
+    }
+    configure_disks(o);
+    auto t0 = std::chrono::steady_clock::now();
+    check_result r = check_suffix_array<Index>(
+        [&] { return file_source<std::uint8_t>(o.text); }, n,
+        [&] { return file_source<Index>(o.sa); }, n, make_config(o, report));
+    if (!r.ok) {
+        std::fprintf(stderr, "emflow-sa: not a suffix array of '%s': %s\n", o.text.c_str(),
+                     r.reason.c_str());
+        return exit_not_sa;
+    }
+    if (!o.quiet) print_summary("checked the suffix array of", n, seconds_since(t0));
+    return exit_ok;
+}
+
+}  // namespace detail
+
+//! Runs o's command with indices of type Index.
+template <class Index>
+int run(const options& o) {
+    std::optional<emflow::progress> report;
+    if (!o.quiet) report.emplace(emflow::stderr_renderer());
+    emflow::progress* p = report ? &*report : nullptr;
+    return o.command == "build" ? detail::build<Index>(o, p) : detail::check<Index>(o, p);
+}
+
+}  // namespace emflow_sa
