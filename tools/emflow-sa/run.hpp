@@ -20,6 +20,35 @@
 
 namespace emflow_sa {
 
+//! Opens the text file as a fresh pull node of bytes (a named type, so that the constructions
+//! below compile once).
+struct open_file_text {
+    std::string path;  //!< the text
+    //! A source over the whole file.
+    emflow::file_source<std::uint8_t> operator()() const {
+        return emflow::file_source<std::uint8_t>(path);
+    }
+};
+
+//! The construction with Index-wide tuples, into any push sink: one explicit instantiation per
+//! width, each in its own translation unit (run_width*.cpp); the others only declare it.
+template <class Index>
+using construction_sink = emflow::any_push_sink<Index>;
+
+}  // namespace emflow_sa
+
+extern template void emflow::pipelines::sa::build_detail::run<std::uint32_t>(
+    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
+    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
+extern template void emflow::pipelines::sa::build_detail::run<emflow::uint40>(
+    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
+    emflow_sa::construction_sink<emflow::uint40>&, const sa_config&);
+extern template void emflow::pipelines::sa::build_detail::run<std::uint64_t>(
+    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
+    emflow_sa::construction_sink<std::uint64_t>&, const sa_config&);
+
+namespace emflow_sa {
+
 namespace detail {
 
 using namespace emflow;
@@ -95,8 +124,9 @@ int build(const options& o, progress* report) {
     }
     std::strncpy(partial_output, out.temporary_path().c_str(), sizeof partial_output - 1);
     auto t0 = std::chrono::steady_clock::now();
-    build_suffix_array<Index>(parse_sa_algorithm(o.algorithm),
-                              [&] { return file_source<std::uint8_t>(o.text); }, n, out,
+    open_file_text text{o.text};
+    construction_sink<Index> sink(out);
+    build_suffix_array<Index>(parse_sa_algorithm(o.algorithm), text, n, sink,
                               make_config(o, report));
     out.commit();
     partial_output[0] = 0;

@@ -62,8 +62,10 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
         if (n <= max_text_length<narrow>()) {
             auto widen = [](narrow x) { return Index(x); };
             if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
+                // Erased, so that the 32-bit construction compiles once for every output type.
                 auto widening = push_transform<narrow>(out, widen);
-                return build_detail::run<narrow>(algorithm, open_text, n, widening, cfg);
+                any_push_sink<narrow> narrow_out(widening);
+                return build_detail::run<narrow>(algorithm, open_text, n, narrow_out, cfg);
             } else {
                 typename stxxl::VECTOR_GENERATOR<narrow>::result sa32;
                 build_detail::run<narrow>(algorithm, open_text, n, sa32, cfg);
