@@ -3,6 +3,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/any_pull_source.hpp>
 #include <emflow/nodes/any_push_sink.hpp>
 #include <emflow/nodes/async_pull.hpp>
 #include <emflow/nodes/async_push.hpp>

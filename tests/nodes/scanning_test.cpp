@@ -284,3 +284,31 @@ TEST_CASE("an exception in a scanning node reaches materialize's caller", "[node
                                   std::back_inserter(out)),
                       "boom");
 }
+
+TEST_CASE("any_pull_source and any_push_sink stand for any node", "[nodes]") {
+    emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t n : emflow_test::test_sizes(rng)) {
+        auto v = emflow_test::random_values(rng, n);
+        stxxl::VECTOR_GENERATOR<u64>::result ev;
+        for (u64 x : v) ev.push_back(x);
+        any_pull_source<u64> a(streamify(v) | transform([](u64 x) { return x; }));
+        CHECK(drain_mixed(a, rng) == v);
+        any_pull_source<u64> b(streamify(ev));
+        CHECK(drain_mixed(b, rng) == v);
+
+        count_sink<u64> counter;
+        any_push_sink<u64> erased(counter);
+        materialize(streamify(v), erased);
+        CHECK(counter.count() == n);
+        CHECK(counter.stopped());
+    }
+    // An exception from the erased source reaches the caller.
+    std::vector<u64> v(10000, 1);
+    any_pull_source<u64> failing(streamify(v) | transform([](u64 x) -> u64 {
+                                     throw std::runtime_error("source failed");
+                                     return x;
+                                 }));
+    std::vector<u64> out;
+    CHECK_THROWS_WITH(materialize(failing, std::back_inserter(out)), "source failed");
+}
