@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -113,8 +114,19 @@ TEST_CASE("dc3: small budget, sorters spill", "[sa][dc3]") {
     emflow_test::configure_test_disks();
     const auto seed = emflow_test::test_seed();
     // 1 MiB texts, 16 MiB budget: three external levels, several runs per sorter
-    for (const auto& t : {emflow_test::random_text(MiB, 4, seed), emflow_test::fibonacci_text(MiB)}) {
+    for (const auto& t : {emflow_test::random_text(MiB, 4, seed), emflow_test::fibonacci_text(MiB)})
         check_both_modes<std::uint32_t>(t, 16 * MiB, ~std::uint64_t(0));
+}
+
+TEST_CASE("dc3: the least budget", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    // sorters of 2 MiB: 16K to 32K tuples per run, more runs than the merger holds blocks for
+    const auto t = emflow_test::random_text(MiB / 2, 16, emflow_test::test_seed());
+    const auto ref = emflow_test::reference_sa(t);
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+        auto got = dc3_sa<std::uint32_t>(
+            t, settings(dc3_detail::external_minimum(mode), mode, 1000));
+        CHECK(first_mismatch(got, ref) == std::string::npos);
     }
 }
 
@@ -123,6 +135,29 @@ TEST_CASE("dc3: deep recursion", "[sa][dc3]") {
     // every level external down to 64 symbols: about 20 levels
     check_both_modes<std::uint32_t>(emflow_test::fibonacci_text(200000), 24 * MiB, 64);
     check_both_modes<emflow::uint40>(emflow_test::period_doubling_text(200000), 24 * MiB, 64);
+}
+
+TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    std::mutex mutex;
+    std::vector<std::string> finished;
+    {
+        progress report([&](const progress_figures& f) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (f.finished) finished.push_back(f.phase);
+        });
+        auto s = settings(24 * MiB, pipelining::parallel, 1000);
+        s.report = &report;
+        const auto t = emflow_test::fibonacci_text(2000);  // 2000, 1334, then 890 symbols
+        sa_vector<std::uint32_t> out;
+        dc3_detail::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
+    }
+    const std::vector<std::string> expected = {
+        "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
+        "DC3 level 2: in-memory suffix array",   "DC3 level 1: rank the sample",
+        "DC3 level 1: sort and merge the suffixes", "DC3 level 0: rank the sample",
+        "DC3 level 0: sort and merge the suffixes"};
+    CHECK(finished == expected);
 }
 
 TEST_CASE("dc3: output into a push node", "[sa][dc3]") {

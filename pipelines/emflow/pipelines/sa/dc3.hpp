@@ -22,9 +22,6 @@
 
 namespace emflow::pipelines::sa {
 
-//! Suffix array of a text of n bytes by DC3. open_text() returns a fresh pull node of std::uint8_t over the whole
-//! text each time it is called (it is called once per pass over the text); out is an stxxl::vector<Index> (replaced)
-//! or a push node of Index (pushed, then push_stop): anything emflow::materialize accepts.
 namespace dc3_detail {
 
 //! dc3() with DC3's internal settings.
@@ -37,12 +34,12 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
         throw std::invalid_argument("emflow: DC3 text of " + std::to_string(n) +
                                     " bytes is longer than this index type allows (" +
                                     std::to_string(max_text_length<Index>()) + ")");
+    ensure_external_memory();  // the least budget depends on the number of disks
     const std::uint64_t need = minimum_budget<Index>(n, s);
     if (s.memory_bytes < need)
         throw config_error("emflow: DC3 memory budget of " + std::to_string(s.memory_bytes) +
                            " bytes is too small for a text of " + std::to_string(n) +
                            " bytes (at least " + std::to_string(need) + ")");
-    ensure_external_memory();
     auto symbols = [&open_text] {
         return open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); });
     };

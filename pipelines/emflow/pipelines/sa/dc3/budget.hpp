@@ -6,6 +6,7 @@
 // whose text fits in RAM runs the in-memory base case.
 #pragma once
 
+#include <emflow/external_memory.hpp>
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/in_memory.hpp>
 
@@ -36,12 +37,17 @@ inline constexpr std::uint64_t io_reserve = 6 << 20;
 inline constexpr std::uint64_t async_buffer_bytes = 256 << 10;
 //! Async nodes alive at once in parallel pipelining (the last phase of a level).
 inline constexpr std::uint64_t async_nodes = 5;
-//! The in-memory base case's integers need no more than this.
-inline constexpr std::uint64_t in_memory_reserve = 1 << 20;
+//! The in-memory base case's reader and writer of external vectors.
+inline constexpr std::uint64_t in_memory_reserve = 2 << 20;
 
-//! Least memory of one sorter (emflow::sorter_node's own check: writer, run buffers).
-inline constexpr std::uint64_t sorter_minimum(bool async_runs) {
-    return 4 * 256 * 1024 + (async_runs ? 2 : 1) * 2 * 256 * 1024;
+//! Least memory of one sorter: emflow::sorter_node's own check (writer and run buffers of
+//! 256 KiB blocks), and what STXXL's merger needs to merge more runs than fit at once (it merges
+//! recursively with two prefetch and two write blocks per disk, one output and two input blocks).
+//! The external memory must be configured.
+inline std::uint64_t sorter_minimum(bool async_runs) {
+    const std::uint64_t block = 256 * 1024;
+    const std::uint64_t disks = stxxl::config::get_instance()->disks_number();
+    return std::max(4 * block + (async_runs ? 2 : 1) * 2 * block, (4 * disks + 3) * block);
 }
 
 //! Memory outside the sorters in a phase of an external level.
@@ -50,7 +56,7 @@ inline constexpr std::uint64_t external_reserve(pipelining mode) {
 }
 
 //! Least budget of an external level.
-inline constexpr std::uint64_t external_minimum(pipelining mode) {
+inline std::uint64_t external_minimum(pipelining mode) {
     return external_reserve(mode) + 3 * sorter_minimum(mode == pipelining::parallel);
 }
 
@@ -63,13 +69,14 @@ constexpr bool in_memory_32(std::uint64_t n) {
 //! Budget of the in-memory base case for n symbols.
 template <class Index>
 constexpr std::uint64_t in_memory_need(std::uint64_t n) {
+    if (n > std::uint64_t(1) << 56) return ~std::uint64_t(0);  // beyond any RAM (and overflow)
     return in_memory_reserve + (in_memory_32<Index>(n) ? in_memory_bytes<std::uint32_t>(n)
                                                       : in_memory_bytes<std::uint64_t>(n));
 }
 
 //! Least budget of DC3 on n symbols.
 template <class Index>
-constexpr std::uint64_t minimum_budget(std::uint64_t n, const dc3_settings& s) {
+std::uint64_t minimum_budget(std::uint64_t n, const dc3_settings& s) {
     const std::uint64_t external = external_minimum(s.mode);
     return n > s.in_memory_symbols ? external : std::min(in_memory_need<Index>(n), external);
 }
