@@ -96,6 +96,18 @@ TEMPLATE_TEST_CASE("dc3: standard texts through external levels", "[sa][dc3]", s
     }
 }
 
+TEST_CASE("dc3: tiny texts through external levels only", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    for (std::size_t n = 0; n <= 30; ++n) {
+        for (unsigned sigma : {1u, 2u, 256u}) {
+            INFO("n = " << n << ", sigma = " << sigma);
+            check_both_modes<std::uint32_t>(emflow_test::random_text(n, sigma, seed + n), 24 * MiB,
+                                            0);
+        }
+    }
+}
+
 TEST_CASE("dc3: standard texts through the public entry point", "[sa][dc3]") {
     emflow_test::configure_test_disks();
     for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
