@@ -1,0 +1,191 @@
+// emflow/pipelines/sa/dc3/level.hpp: one level of DC3 (Kärkkäinen & Sanders 2003; pipelined as
+// in Dementiev, Kärkkäinen, Mehnert & Sanders 2005, drawn as Figure 9 of the parallel pipelining
+// paper). Its text is opened once per pass: n symbols 1..sigma (0 past the end).
+//   A. name the sample: text -> triples -> sort -> name -> sort by reduced position -> names;
+//   B. unless the names are unique: recurse on them (the reduced text) and invert its suffix
+//      array by a sort, giving the sample's ranks by reduced position;
+//   C. text + ranks -> the three classes -> three sorters -> merge -> suffix array.
+// Parallel pipelining puts async pulls after the sorters (the merges run in parallel) and async
+// pushes in front of the sorters of classes 1 and 2; the sorters form runs asynchronously and
+// sort them in parallel. Traditional pipelining runs the same graph without any of that.
+#pragma once
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/dc3/budget.hpp>
+#include <emflow/pipelines/sa/dc3/in_memory.hpp>
+#include <emflow/pipelines/sa/dc3/scans.hpp>
+#include <emflow/pipelines/sa/dc3/suffixes.hpp>
+#include <emflow/pipelines/sa/dc3/tuples.hpp>
+
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace emflow::pipelines::sa::dc3_detail {
+
+//! Opens the reduced text of a level (names or ranks by reduced position) for the next level.
+template <class Index>
+struct reduced_text {
+    const ext_vector<Index>* v;  //!< the names
+    //! A fresh source over the names.
+    auto operator()() const { return streamify(*v); }
+};
+
+//! "DC3 level 2: what".
+inline std::string phase_name(unsigned level, const char* what) {
+    return "DC3 level " + std::to_string(level) + ": " + what;
+}
+
+//! src, behind an async pull node in parallel pipelining (an lvalue stays referenced).
+template <bool Async, class Src>
+decltype(auto) decouple(Src&& src) {
+    if constexpr (Async)
+        return async_pull(std::forward<Src>(src), async_elems<value_t<Src>>());
+    else
+        return std::forward<Src>(src);
+}
+
+//! Writes src into v (replaced); v's page cache exists only meanwhile.
+template <class Src, class V>
+void write_vector(Src&& src, V& v) {
+    v.allocate_page_cache();
+    materialize(std::forward<Src>(src), v);
+    v.deallocate_page_cache();
+}
+
+//! The suffix array of a level's text into out, in RAM.
+template <class Index, class I, class OpenText, class Out>
+void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& out,
+                     const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
+    auto ph = begin_phase(cfg.report, phase_name(level, "in-memory suffix array"),
+                          n * symbol_bytes);
+    std::vector<I> s;
+    s.reserve(n + 3);
+    materialize(count_progress(open_text(), ph, symbol_bytes) |
+                    transform([](const auto& c) { return I(std::uint64_t(c)); }),
+                std::back_inserter(s));
+    s.resize(n + 3, I(0));
+    std::vector<I> sa(n);
+    suffix_array_in_memory(s.data(), std::size_t(n), std::size_t(sigma), sa.data());
+    std::vector<I>().swap(s);
+    materialize(streamify(sa) | transform([](I x) { return Index(std::uint64_t(x)); }), out);
+}
+
+template <class Index, class Sym, class OpenText, class Out>
+void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_settings& cfg,
+                    unsigned level, std::uint64_t symbol_bytes);
+
+//! The suffix array of a level's text (n symbols 1..sigma of type Sym) into out.
+template <class Index, class Sym, class OpenText, class Out>
+void dc3_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& out,
+               const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
+    if (in_memory_need<Index>(n) > cfg.memory_bytes || n > cfg.in_memory_symbols)
+        external_level<Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
+    else if (in_memory_32<Index>(n))
+        in_memory_level<Index, std::uint32_t>(open_text, n, sigma, out, cfg, level, symbol_bytes);
+    else
+        in_memory_level<Index, std::uint64_t>(open_text, n, sigma, out, cfg, level, symbol_bytes);
+}
+
+//! Phase A: the sample's names by reduced position into names; returns the number of names.
+template <bool Async, class Index, class Sym, class OpenText>
+std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index>& names,
+                          const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
+    const sort_options opt{Async, Async};
+    const std::size_t mem = sorter_budget(cfg, 2);  // the first merges while the second fills
+    const std::uint64_t n0 = (n + 2) / 3;
+    auto ph = begin_phase(cfg.report, phase_name(level, "sort and name the sample"),
+                          n * symbol_bytes);
+    using T = triple<Sym, Index>;
+    std::uint64_t count = 0;
+    auto name = [&count, n0, prev = T{}](const T& t) mutable {
+        if (count == 0 || t.c[0] != prev.c[0] || t.c[1] != prev.c[1] || t.c[2] != prev.c[2])
+            ++count;
+        prev = t;
+        const std::uint64_t i = t.pos;
+        return keyed<Index>{Index(i % 3 == 1 ? i / 3 : n0 + i / 3), Index(count)};
+    };
+    auto triples = scan_triples<Sym, Index>(count_progress(open_text(), ph, symbol_bytes), n);
+    auto sorted = decouple<Async>(sort(std::move(triples), by_symbols<Sym, Index>{}, mem, opt));
+    auto by_position = decouple<Async>(sort(map_each(std::move(sorted), name), by_key<Index>{},
+                                            mem, opt));
+    write_vector(std::move(by_position) | transform([](const keyed<Index>& k) { return k.value; }),
+                 names);
+    return count;
+}
+
+//! Phase B: the ranks of the reduced text's suffixes by reduced position, from its suffix array.
+template <bool Async, class Index>
+void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_settings& cfg,
+            unsigned level) {
+    auto ph = begin_phase(cfg.report, phase_name(level, "rank the sample"),
+                          sa.size() * sizeof(Index));
+    auto pairs = map_each(count_progress(streamify(sa), ph),
+                          [k = std::uint64_t(0)](const Index& j) mutable {
+                              return keyed<Index>{j, Index(++k)};
+                          });
+    auto sorted = decouple<Async>(
+        sort(std::move(pairs), by_key<Index>{}, sorter_budget(cfg, 1), sort_options{Async, Async}));
+    write_vector(std::move(sorted) | transform([](const keyed<Index>& k) { return k.value; }),
+                 ranks);
+}
+
+//! Phase C: the three classes, sorted and merged into out.
+template <bool Async, class Index, class Sym, class OpenText, class Out>
+void sort_suffixes(OpenText& open_text, std::uint64_t n, const ext_vector<Index>& ranks, Out& out,
+                   const dc3_settings& cfg, unsigned level) {
+    const sort_options opt{Async, Async};
+    const std::size_t mem = sorter_budget(cfg, 3);
+    auto ph = begin_phase(cfg.report, phase_name(level, "sort and merge the suffixes"),
+                          n * sizeof(Index));
+    using C1 = class1<Sym, Index>;
+    using C2 = class2<Sym, Index>;
+    sorter_node<C1, by_rank<C1>> s1(by_rank<C1>{}, mem, opt);
+    sorter_node<C2, by_rank<C2>> s2(by_rank<C2>{}, mem, opt);
+    auto run = [&](auto&& scan) {
+        auto s0 = sort(std::move(scan), by_symbol_rank<Sym, Index>{}, mem, opt);
+        materialize(merge_classes(decouple<Async>(std::move(s0)), decouple<Async>(s1),
+                                  decouple<Async>(s2)) |
+                        count_progress(ph),
+                    out);
+    };
+    if constexpr (Async) {
+        auto p1 = async_push(s1, async_elems<C1>());
+        auto p2 = async_push(s2, async_elems<C2>());
+        run(scan_classes<Sym, Index>(open_text(), ranks, n, p1, p2));
+    } else {
+        run(scan_classes<Sym, Index>(open_text(), ranks, n, s1, s2));
+    }
+}
+
+//! A level on external memory: phases A, B (with the next level) and C.
+template <bool Async, class Index, class Sym, class OpenText, class Out>
+void external_level_in(OpenText& open_text, std::uint64_t n, Out& out, const dc3_settings& cfg,
+                       unsigned level, std::uint64_t symbol_bytes) {
+    const std::uint64_t m = (n + 2) / 3 + n / 3;
+    ext_vector<Index> ranks;
+    std::uint64_t names =
+        name_sample<Async, Index, Sym>(open_text, n, ranks, cfg, level, symbol_bytes);
+    if (names < m) {
+        ext_vector<Index> sa;
+        reduced_text<Index> reduced{&ranks};
+        dc3_level<Index, Index>(reduced, m, names, sa, cfg, level + 1, sizeof(Index));
+        invert<Async, Index>(sa, ranks, cfg, level);
+    }
+    sort_suffixes<Async, Index, Sym>(open_text, n, ranks, out, cfg, level);
+}
+
+template <class Index, class Sym, class OpenText, class Out>
+void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_settings& cfg,
+                    unsigned level, std::uint64_t symbol_bytes) {
+    if (cfg.mode == pipelining::parallel)
+        external_level_in<true, Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
+    else
+        external_level_in<false, Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
+}
+
+}  // namespace emflow::pipelines::sa::dc3_detail

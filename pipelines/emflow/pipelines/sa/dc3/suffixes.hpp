@@ -1,0 +1,239 @@
+// emflow/pipelines/sa/dc3/suffixes.hpp: the last stage of a DC3 level (the paper's Figure 9,
+// nodes 8 to 10). One scan of the text together with the sample's ranks (by reduced position:
+// the 1-mod-3 ranks, then the 2-mod-3 ones, each half in position order) makes the three classes
+// of tuples: class 0 is the scan's own output (pulled into its sorter), classes 1 and 2 are
+// pushed into theirs. The merge takes the three sorted streams and emits the suffix array by the
+// DC3 comparisons.
+#pragma once
+
+#include <emflow/node.hpp>
+#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/pipelines/sa/dc3/scans.hpp>
+#include <emflow/pipelines/sa/dc3/tuples.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace emflow::pipelines::sa::dc3_detail {
+
+//! Pull node of the class-0 tuples in position order; pushes classes 1 and 2 into succ1, succ2.
+template <class Text, class Sym, class Index, class Ranks, class Succ1, class Succ2>
+class class_scan {
+    using reader = typename Ranks::bufreader_type;
+
+public:
+    using value_type = class0<Sym, Index>;  //!< element type
+
+    //! The classes of text (n symbols) with ranks (its reduced text's inverse suffix array).
+    class_scan(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1, Succ2&& succ2)
+        : window_(std::forward<Text>(text)), ranks_(&ranks), n_(n), n0_((n + 2) / 3),
+          n2_(n / 3), succ1_(std::forward<Succ1>(succ1)), succ2_(std::forward<Succ2>(succ2)) {}
+
+    //! Starts the text and the push successors, opens the rank readers.
+    void start(run_context& ctx) {
+        window_.start(ctx);
+        succ1_.start(ctx);
+        succ2_.start(ctx);
+        buf_.allocate(default_chunk);
+        out1_.reserve(default_chunk);
+        out2_.reserve(default_chunk);
+        auto mid = ranks_->cbegin() + std::int64_t(n0_);
+        r1_ = std::make_unique<reader>(ranks_->cbegin(), mid);
+        r2_ = std::make_unique<reader>(mid, ranks_->cend());
+        if (n0_ > 0) r1_cur_ = read(*r1_);
+    }
+    //! True after the last class-0 tuple (classes 1 and 2 are then complete).
+    bool empty() { return buf_.exhausted() && !refill(); }
+    //! Current tuple.
+    const value_type& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    class_scan& operator++() { return *this += 1; }
+    //! Tuples buffered.
+    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
+    //! The buffered tuples.
+    const value_type* batch_begin() { return buf_.begin(); }
+    //! Advances by n <= batch_length().
+    class_scan& operator+=(std::size_t n) {
+        buf_.advance(n);
+        return *this;
+    }
+
+private:
+    static Index read(reader& r) {
+        Index x = *r;
+        ++r;
+        return x;
+    }
+
+    bool refill() {
+        if (b_ == n0_) {
+            finish();
+            return false;
+        }
+        value_type* out = buf_.fill_area();
+        std::size_t k = 0;
+        for (; k < buf_.capacity() && b_ < n0_; ++b_) {
+            const Sym* t = window_.next();
+            const std::uint64_t i = 3 * b_;
+            const Index r1 = r1_cur_;                            // r[i+1]
+            const Index r2 = b_ < n2_ ? read(*r2_) : Index(0);   // r[i+2]
+            const Index r4 = b_ + 1 < n0_ ? read(*r1_) : Index(0);  // r[i+4]
+            out[k++] = {r1, r2, Index(i), t[0], t[1]};
+            if (i + 1 < n_) out1_.push_back({r1, r2, Index(i + 1), t[1]});
+            if (i + 2 < n_) out2_.push_back({r2, r4, Index(i + 2), t[2], t[3]});
+            r1_cur_ = r4;
+        }
+        flush();
+        buf_.filled(k);
+        return true;
+    }
+
+    void flush() {
+        if (!out1_.empty()) succ1_.push_batch(out1_.data(), out1_.size());
+        if (!out2_.empty()) succ2_.push_batch(out2_.data(), out2_.size());
+        out1_.clear();
+        out2_.clear();
+    }
+
+    void finish() {
+        if (stopped_) return;
+        stopped_ = true;
+        r1_.reset();
+        r2_.reset();
+        succ1_.push_stop();
+        succ2_.push_stop();
+    }
+
+    group_window<Text, Sym> window_;
+    const Ranks* ranks_;
+    std::uint64_t n_, n0_, n2_, b_ = 0;
+    stored_t<Succ1> succ1_;
+    stored_t<Succ2> succ2_;
+    std::unique_ptr<reader> r1_, r2_;
+    Index r1_cur_ = 0;
+    batch_buffer<value_type> buf_;
+    std::vector<class1<Sym, Index>> out1_;
+    std::vector<class2<Sym, Index>> out2_;
+    bool stopped_ = false;
+};
+
+//! The classes of text (n symbols, sample ranks in ranks), class 0 pulled, 1 and 2 pushed.
+template <class Sym, class Index, class Text, class Ranks, class Succ1, class Succ2>
+auto scan_classes(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1,
+                  Succ2&& succ2) {
+    return class_scan<Text, Sym, Index, Ranks, Succ1, Succ2>(
+        std::forward<Text>(text), ranks, n, std::forward<Succ1>(succ1),
+        std::forward<Succ2>(succ2));
+}
+
+//! Reads a pull node batch by batch through a pointer (sorter and async outputs give pointers).
+template <class Src>
+class cursor {
+public:
+    using T = value_t<Src>;  //!< element type
+
+    //! Reads src.
+    explicit cursor(Src&& src) : src_(std::forward<Src>(src)) {}
+    //! Starts src.
+    void start(run_context& ctx) { src_.start(ctx); }
+    //! True at the end of src.
+    bool done() {
+        if (pos_ < len_) return false;
+        if (ended_) return true;
+        src_ += len_;
+        pos_ = len_ = 0;
+        if (src_.empty()) return ended_ = true;
+        len_ = src_.batch_length();
+        p_ = src_.batch_begin();
+        return false;
+    }
+    //! Current element (after done() returned false).
+    const T& head() const { return p_[pos_]; }
+    //! Advances by one.
+    void pop() { ++pos_; }
+
+private:
+    stored_t<Src> src_;
+    const T* p_ = nullptr;
+    std::size_t pos_ = 0, len_ = 0;
+    bool ended_ = false;
+};
+
+//! Pull node of the suffix array: the three sorted classes merged by the DC3 comparisons.
+template <class S0, class S1, class S2>
+class class_merge {
+public:
+    using value_type = decltype(value_t<S0>::pos);  //!< element type: Index
+
+    //! Merges the classes sorted into s0, s1 and s2.
+    class_merge(S0&& s0, S1&& s1, S2&& s2)
+        : c0_(std::forward<S0>(s0)), c1_(std::forward<S1>(s1)), c2_(std::forward<S2>(s2)) {}
+
+    //! Starts the three inputs.
+    void start(run_context& ctx) {
+        c0_.start(ctx);
+        c1_.start(ctx);
+        c2_.start(ctx);
+        buf_.allocate(default_chunk);
+    }
+    //! True after the last suffix.
+    bool empty() { return buf_.exhausted() && !refill(); }
+    //! Current suffix.
+    const value_type& operator*() { return *batch_begin(); }
+    //! Advances by one.
+    class_merge& operator++() { return *this += 1; }
+    //! Suffixes buffered.
+    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
+    //! The buffered suffixes.
+    const value_type* batch_begin() { return buf_.begin(); }
+    //! Advances by n <= batch_length().
+    class_merge& operator+=(std::size_t n) {
+        buf_.advance(n);
+        return *this;
+    }
+
+private:
+    bool refill() {
+        value_type* out = buf_.fill_area();
+        std::size_t k = 0;
+        // Class 0 first: in traditional pipelining its pull runs the scan that feeds 1 and 2.
+        while (k < buf_.capacity()) {
+            bool d0 = c0_.done(), d1 = c1_.done(), d2 = c2_.done();
+            if (d0 && d1 && d2) break;
+            // the smaller sample suffix, then class 0 against it
+            bool take1 = !d1 && (d2 || std::uint64_t(c1_.head().r0) < std::uint64_t(c2_.head().r0));
+            bool take0 = !d0 && (d1 && d2 ? true
+                                 : take1  ? less(c0_.head(), c1_.head())
+                                          : less(c0_.head(), c2_.head()));
+            if (take0) {
+                out[k++] = c0_.head().pos;
+                c0_.pop();
+            } else if (take1) {
+                out[k++] = c1_.head().pos;
+                c1_.pop();
+            } else {
+                out[k++] = c2_.head().pos;
+                c2_.pop();
+            }
+        }
+        buf_.filled(k);
+        return k > 0;
+    }
+
+    cursor<S0> c0_;
+    cursor<S1> c1_;
+    cursor<S2> c2_;
+    batch_buffer<value_type> buf_;
+};
+
+//! The suffix array from the sorted classes.
+template <class S0, class S1, class S2>
+auto merge_classes(S0&& s0, S1&& s1, S2&& s2) {
+    return class_merge<S0, S1, S2>(std::forward<S0>(s0), std::forward<S1>(s1),
+                                   std::forward<S2>(s2));
+}
+
+}  // namespace emflow::pipelines::sa::dc3_detail

@@ -1,0 +1,236 @@
+// DC3 against libdivsufsort: every standard text through the external levels (the in-memory base
+// case held back to tiny texts) and through the public entry point, all three index types, both
+// pipelining modes (identical output); budgets that make the sorters spill; deep recursion; output
+// into an stxxl::vector and into a push node; a too small budget, a too long text and a failing
+// text source.
+#include <catch2/catch.hpp>
+
+#include <emflow/pipelines/sa/dc3.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sa_test_texts.hpp"
+#include "test_env.hpp"
+
+using namespace emflow;
+using namespace emflow::pipelines::sa;
+using emflow_test::text_bytes;
+
+namespace {
+
+template <class Index>
+using sa_vector = typename stxxl::VECTOR_GENERATOR<Index, 2, 2, 256 * 1024>::result;
+
+constexpr std::size_t MiB = std::size_t(1) << 20;
+
+//! A settings object: budget, mode, and the longest text a level runs in RAM.
+dc3_detail::dc3_settings settings(std::size_t memory, pipelining mode,
+                                  std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
+    dc3_detail::dc3_settings s;
+    s.memory_bytes = memory;
+    s.mode = mode;
+    s.in_memory_symbols = in_memory_symbols;
+    return s;
+}
+
+//! The suffix array of t by DC3 with settings s, as 64-bit values.
+template <class Index>
+std::vector<std::uint64_t> dc3_sa(const text_bytes& t, const dc3_detail::dc3_settings& s) {
+    sa_vector<Index> out;
+    dc3_detail::run<Index>([&] { return streamify(t); }, t.size(), out, s);
+    std::vector<std::uint64_t> v;
+    v.reserve(out.size());
+    for (typename sa_vector<Index>::bufreader_type r(out); !r.empty(); ++r)
+        v.push_back(std::uint64_t(*r));
+    return v;
+}
+
+//! Index of the first difference of a and b, or npos (so that a failure prints one number).
+std::size_t first_mismatch(const std::vector<std::uint64_t>& a,
+                           const std::vector<std::uint64_t>& b) {
+    auto d = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+    return d.first == a.end() && d.second == b.end() ? std::string::npos
+                                                     : std::size_t(d.first - a.begin());
+}
+
+//! Both modes give the reference suffix array of t.
+template <class Index>
+void check_both_modes(const text_bytes& t, std::size_t memory, std::uint64_t in_memory_symbols) {
+    const auto ref = emflow_test::reference_sa(t);
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+        INFO((mode == pipelining::parallel ? "parallel" : "traditional"));
+        auto got = dc3_sa<Index>(t, settings(memory, mode, in_memory_symbols));
+        REQUIRE(got.size() == ref.size());
+        CHECK(first_mismatch(got, ref) == std::string::npos);
+    }
+}
+
+//! A push node collecting into a std::vector.
+template <class Index>
+struct collect_sink {
+    using value_type = Index;         //!< element type
+    std::vector<std::uint64_t>* out;  //!< the collected values
+    bool* stopped;                    //!< set by push_stop
+
+    void start(run_context&) {}
+    void push(const Index& x) { out->push_back(x); }
+    void push_batch(const Index* p, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) push(p[i]);
+    }
+    void push_stop() { *stopped = true; }
+};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("dc3: standard texts through external levels", "[sa][dc3]", std::uint32_t,
+                   emflow::uint40, std::uint64_t) {
+    emflow_test::configure_test_disks();
+    for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
+        INFO(nt.name << " (" << nt.text.size() << " bytes)");
+        check_both_modes<TestType>(nt.text, 24 * MiB, 1000);
+    }
+}
+
+TEST_CASE("dc3: tiny texts through external levels only", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    for (std::size_t n = 0; n <= 30; ++n) {
+        for (unsigned sigma : {1u, 2u, 256u}) {
+            INFO("n = " << n << ", sigma = " << sigma);
+            check_both_modes<std::uint32_t>(emflow_test::random_text(n, sigma, seed + n), 24 * MiB,
+                                            0);
+        }
+    }
+}
+
+TEST_CASE("dc3: standard texts through the public entry point", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
+        INFO(nt.name);
+        const auto ref = emflow_test::reference_sa(nt.text);
+        sa_config cfg;
+        cfg.memory_bytes = 64 * MiB;
+        sa_vector<std::uint32_t> out;
+        dc3<std::uint32_t>([&] { return streamify(nt.text); }, nt.text.size(), out, cfg);
+        std::vector<std::uint64_t> got(out.begin(), out.end());
+        CHECK(first_mismatch(got, ref) == std::string::npos);
+    }
+}
+
+TEST_CASE("dc3: small budget, sorters spill", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    // 1 MiB texts, 16 MiB budget: three external levels, several runs per sorter
+    for (const auto& t : {emflow_test::random_text(MiB, 4, seed), emflow_test::fibonacci_text(MiB)})
+        check_both_modes<std::uint32_t>(t, 16 * MiB, ~std::uint64_t(0));
+}
+
+TEST_CASE("dc3: the least budget", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    // sorters of 2 MiB: 16K to 32K tuples per run, more runs than the merger holds blocks for
+    const auto t = emflow_test::random_text(MiB / 2, 16, emflow_test::test_seed());
+    const auto ref = emflow_test::reference_sa(t);
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+        auto got = dc3_sa<std::uint32_t>(
+            t, settings(dc3_detail::external_minimum(mode), mode, 1000));
+        CHECK(first_mismatch(got, ref) == std::string::npos);
+    }
+}
+
+TEST_CASE("dc3: deep recursion", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    // every level external down to 64 symbols: about 20 levels
+    check_both_modes<std::uint32_t>(emflow_test::fibonacci_text(200000), 24 * MiB, 64);
+    check_both_modes<emflow::uint40>(emflow_test::period_doubling_text(200000), 24 * MiB, 64);
+}
+
+TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    std::mutex mutex;
+    std::vector<std::string> finished;
+    {
+        progress report([&](const progress_figures& f) {
+            std::lock_guard<std::mutex> lock(mutex);
+            if (f.finished) finished.push_back(f.phase);
+        });
+        auto s = settings(24 * MiB, pipelining::parallel, 1000);
+        s.report = &report;
+        const auto t = emflow_test::fibonacci_text(2000);  // 2000, 1334, then 890 symbols
+        sa_vector<std::uint32_t> out;
+        dc3_detail::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
+    }
+    const std::vector<std::string> expected = {
+        "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
+        "DC3 level 2: in-memory suffix array",   "DC3 level 1: rank the sample",
+        "DC3 level 1: sort and merge the suffixes", "DC3 level 0: rank the sample",
+        "DC3 level 0: sort and merge the suffixes"};
+    CHECK(finished == expected);
+}
+
+TEST_CASE("dc3: output into a push node", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    const auto t = emflow_test::random_text(50000, 3, emflow_test::test_seed());
+    const auto ref = emflow_test::reference_sa(t);
+    for (std::uint64_t in_memory : {std::uint64_t(100), ~std::uint64_t(0)}) {
+        INFO("in-memory limit " << in_memory);
+        std::vector<std::uint64_t> got;
+        bool stopped = false;
+        dc3_detail::run<std::uint64_t>([&] { return streamify(t); }, t.size(),
+                                       collect_sink<std::uint64_t>{&got, &stopped},
+                                       settings(24 * MiB, pipelining::parallel, in_memory));
+        CHECK(stopped);
+        CHECK(first_mismatch(got, ref) == std::string::npos);
+    }
+}
+
+TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    int opened = 0;
+    const text_bytes t(MiB, 'a');
+    auto open = [&] {
+        ++opened;
+        return streamify(t);
+    };
+    sa_vector<std::uint32_t> out;
+    sa_config cfg;
+    cfg.memory_bytes = 4 * MiB;
+    try {
+        dc3<std::uint32_t>(open, t.size(), out, cfg);
+        FAIL("no config_error");
+    } catch (const config_error& e) {
+        const std::string minimum =
+            std::to_string(dc3_detail::external_minimum(pipelining::parallel));
+        CHECK(std::string(e.what()).find(minimum) != std::string::npos);
+    }
+    cfg.memory_bytes = 64 * MiB;
+    CHECK_THROWS_AS(dc3<std::uint32_t>(open, std::uint64_t(1) << 32, out, cfg),
+                    std::invalid_argument);
+    CHECK_THROWS_AS(dc3<emflow::uint40>(open, std::uint64_t(1) << 40, out, cfg),
+                    std::invalid_argument);
+    CHECK(opened == 0);
+}
+
+TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3]") {
+    emflow_test::configure_test_disks();
+    const std::uint64_t n = 300000;
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+        for (std::uint64_t in_memory : {std::uint64_t(1000), ~std::uint64_t(0)}) {
+            INFO("mode " << int(mode) << ", in-memory limit " << in_memory);
+            auto open = [&] {
+                return generate(n, [k = std::uint64_t(0)]() mutable {
+                    if (++k == 200000) throw std::runtime_error("text source failed");
+                    return std::uint8_t(k % 7);
+                });
+            };
+            sa_vector<std::uint32_t> out;
+            CHECK_THROWS_WITH(dc3_detail::run<std::uint32_t>(open, n, out,
+                                                             settings(24 * MiB, mode, in_memory)),
+                              "text source failed");
+        }
+    }
+}
