@@ -68,10 +68,12 @@ public:
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
 
     //! Checks the budget, allocates the run buffers (once, though reached from both sides).
+    //! A sorter filled in one graph may be pulled in a later one (an iteration's output is the
+    //! next iteration's input): each start() rebinds it to the running graph.
     void start(run_context& ctx) {
+        ctx_ = &ctx;
         if (started_) return;
         started_ = true;
-        ctx_ = &ctx;
         ensure_external_memory();
         std::size_t buffers = opt_.async_runs ? 2 : 1;
         std::size_t min_memory = writer_memory + buffers * 2 * block_size;
