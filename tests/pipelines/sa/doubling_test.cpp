@@ -183,9 +183,8 @@ TEST_CASE("prefix doubling: bad arguments and small budgets fail before any work
     stxxl::VECTOR_GENERATOR<std::uint32_t>::result out;
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, 2, out, {}, 3), std::invalid_argument);
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, 2, out, {}, 1), std::invalid_argument);
-    CHECK_THROWS_AS(
-        prefix_doubling<std::uint32_t>(open, max_text_length<std::uint32_t>() + 1, out),
-        std::invalid_argument);
+    CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, max_text_length<std::uint32_t>() + 1, out),
+                    std::invalid_argument);
     try {
         prefix_doubling<std::uint32_t>(open, 2, out, config(4 << 20, pipelining::parallel));
         FAIL("no config_error");
@@ -207,9 +206,9 @@ TEST_CASE("prefix doubling: errors of the text source reach the caller", "[sa][d
                 return text[k++];
             });
         };
-        CHECK_THROWS_WITH(prefix_doubling<std::uint32_t>(failing, text.size(), out,
-                                                         config(16 << 20, mode)),
-                          "disk on fire");
+        CHECK_THROWS_WITH(
+            prefix_doubling<std::uint32_t>(failing, text.size(), out, config(16 << 20, mode)),
+            "disk on fire");
         // A source shorter or longer than announced.
         auto open = [&] { return streamify(text); };
         CHECK_THROWS_WITH(

@@ -48,7 +48,12 @@ inline std::size_t min_sorter_memory() {
 //! Memory beyond the sorters: the batches of the scanning nodes and the sorters' outputs.
 inline constexpr std::size_t graph_overhead = std::size_t(1) << 20;
 
-//! What every graph of one construction shares.
+//! What every graph of one construction shares. Each sorter gets half the budget left after
+//! graph_overhead: a round has three sorters, but at most two hold memory at once. While the
+//! tuples are formed, the previous round's merger and the tuple sorter's run buffers; then the
+//! tuple sorter's merger and the next round's run buffers. A sorter releases its run buffers
+//! before it merges, its merger when exhausted, and reserves (but does not touch) its run
+//! buffers at the start of the graph.
 struct plan {
     std::size_t sorter_memory;  //!< per sorter
     sort_options opt;           //!< run formation
@@ -85,13 +90,13 @@ std::uint64_t name_characters(Text&& text, std::uint64_t n, name_sorter<Index>& 
 //! One round: the names of length h in prev to the names of length W*h in next; returns the
 //! number of distinct names.
 template <class Index, unsigned W>
-std::uint64_t join_names(name_sorter<Index>& prev, std::uint64_t n, std::uint64_t h,
-                         unsigned round, name_sorter<Index>& next, const plan& p) {
+std::uint64_t join_names(name_sorter<Index>& prev, std::uint64_t n, std::uint64_t h, unsigned round,
+                         name_sorter<Index>& next, const plan& p) {
     using tuple = name_tuple<Index, W>;
-    auto ph = begin_phase(p.report,
-                          p.algo + " round " + std::to_string(round) + " (h=" + std::to_string(h) +
-                              "): sort",
-                          n * sizeof(tuple));
+    auto ph = begin_phase(
+        p.report,
+        p.algo + " round " + std::to_string(round) + " (h=" + std::to_string(h) + "): sort",
+        n * sizeof(tuple));
     auto tuples = scan<tuple>(prev, tuple_builder<Index, W>(n, h)) | count_progress(ph);
     auto renamed = scan<keyed_name<Index>>(
         sort(std::move(tuples), by_names<Index, W>{}, p.sorter_memory, p.opt),
@@ -107,11 +112,10 @@ void write_suffix_array(name_sorter<Index>& names, std::uint64_t n, std::uint64_
                         const plan& p) {
     auto ph = begin_phase(p.report, p.algo + ": suffix array", n * sizeof(Index));
     const residue_order order(n, h);
-    auto sa = sort(names, by_name<Index>{}, p.sorter_memory, p.opt) |
-              transform([order](const keyed_name<Index>& x) {
-                  return Index(order.position(x.key));
-              }) |
-              count_progress(ph);
+    auto sa =
+        sort(names, by_name<Index>{}, p.sorter_memory, p.opt) |
+        transform([order](const keyed_name<Index>& x) { return Index(order.position(x.key)); }) |
+        count_progress(ph);
     materialize(sa, std::forward<Out>(out));
 }
 
@@ -147,7 +151,7 @@ void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_
                                     " bytes is too long for this index type (at most " +
                                     std::to_string(max_text_length<Index>()) + ")");
     ensure_external_memory();
-    // At most two sorters hold memory at once (see plan): the budget is split in two.
+    // At most two sorters hold memory at once (see plan).
     const std::size_t min_memory = 2 * min_sorter_memory() + graph_overhead;
     if (cfg.memory_bytes < min_memory)
         throw config_error("emflow: prefix doubling needs a memory budget of at least " +

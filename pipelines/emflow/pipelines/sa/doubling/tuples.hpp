@@ -35,9 +35,7 @@ struct by_chars {
     //! Below every item.
     T min_value() const { return {0, Index(0)}; }
     //! Above every item (packed characters use 63 bits).
-    T max_value() const {
-        return {~std::uint64_t(0), std::numeric_limits<Index>::max()};
-    }
+    T max_value() const { return {~std::uint64_t(0), std::numeric_limits<Index>::max()}; }
 };
 
 //! A round's item: the names of positions i, i+h, ..., i+(W-1)h, and i.
