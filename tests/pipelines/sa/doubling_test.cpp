@@ -118,8 +118,8 @@ TEST_CASE("prefix doubling: the smallest budget, several runs per sorter", "[sa]
     for (unsigned width : {2u, 4u}) {
         for (auto mode : {pipelining::traditional, pipelining::parallel}) {
             INFO("width " << width << ", " << mode_name(mode));
-            // 5 MiB with one disk: about 0.5 MiB per run buffer, 12 runs of tuples and more.
-            auto got = doubling_sa<std::uint32_t>(text, config(5 << 20, mode), width);
+            // 7 MiB with one disk: about 0.5 MiB per run buffer, 12 runs of tuples and more.
+            auto got = doubling_sa<std::uint32_t>(text, config(7 << 20, mode), width);
             CHECK(first_mismatch(got, want) == std::string::npos);
         }
     }
@@ -154,10 +154,10 @@ TEST_CASE("prefix doubling: output into a push node, text from an stxxl::vector"
 TEST_CASE("prefix doubling: reports its rounds as progress phases", "[sa][doubling]") {
     emflow_test::configure_test_disks();
     const text_bytes text = emflow_test::run_text(1000, 'a');  // h = 7, 14, ..., 896: 8 rounds
-    std::vector<std::string> finished;
+    std::vector<progress_figures> finished;
     {
         progress report([&](const progress_figures& f) {
-            if (f.finished) finished.push_back(f.phase + " " + std::to_string(f.bytes));
+            if (f.finished) finished.push_back(f);
         });
         sa_config cfg = config(16 << 20, pipelining::parallel);
         cfg.report = &report;
@@ -165,10 +165,13 @@ TEST_CASE("prefix doubling: reports its rounds as progress phases", "[sa][doubli
         CHECK(first_mismatch(got, emflow_test::reference_sa(text)) == std::string::npos);
     }
     REQUIRE(finished.size() == 10);
-    CHECK(finished.front() == "doubling: names of the first 7 characters 1000");
-    CHECK(finished[1] == "doubling round 1 (h=7): sort 12000");
-    CHECK(finished[8] == "doubling round 8 (h=896): sort 12000");
-    CHECK(finished.back() == "doubling: suffix array 4000");
+    CHECK(finished.front().phase == "doubling: names of the first 7 characters");
+    CHECK(finished[1].phase == "doubling round 1 (h=7): sort");
+    CHECK(finished[8].phase == "doubling round 8 (h=896): sort");
+    CHECK(finished.back().phase == "doubling: suffix array");
+    CHECK(finished[1].bytes == 1000 * sizeof(emflow::pipelines::sa::doubling_detail::keyed_name<std::uint32_t>));
+    CHECK(finished[8].bytes < finished[1].bytes);  // finished positions were discarded
+    for (const auto& f : finished) CHECK(f.bytes == f.bytes_total);
 }
 
 TEST_CASE("prefix doubling: bad arguments and small budgets fail before any work",
@@ -186,10 +189,10 @@ TEST_CASE("prefix doubling: bad arguments and small budgets fail before any work
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, max_text_length<std::uint32_t>() + 1, out),
                     std::invalid_argument);
     try {
-        prefix_doubling<std::uint32_t>(open, 2, out, config(4 << 20, pipelining::parallel));
+        prefix_doubling<std::uint32_t>(open, 2, out, config(6 << 20, pipelining::parallel));
         FAIL("no config_error");
     } catch (const config_error& e) {
-        CHECK(std::string(e.what()).find("at least 5242880 bytes") != std::string::npos);
+        CHECK(std::string(e.what()).find("at least 7340032 bytes") != std::string::npos);
     }
     CHECK(opened == 0);
 }

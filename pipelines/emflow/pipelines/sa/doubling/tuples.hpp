@@ -68,11 +68,12 @@ struct by_names {
     }
 };
 
-//! Between rounds: a position's name, keyed by the position's rank in residue order.
+//! Between rounds: a position's name, keyed by the position's number in residue order.
 template <class Index>
 struct keyed_name {
-    Index key;   //!< residue_order::key of the position
-    Index name;  //!< its name
+    Index key;           //!< residue_order::key of the position
+    Index name;          //!< its name
+    std::uint8_t unique;  //!< 1: the name is unique (it is the suffix's rank + 1)
 };
 
 //! Order of keyed_name by key (unique, below n): the next round's input order.
@@ -84,23 +85,30 @@ struct by_key {
         return std::uint64_t(a.key) < std::uint64_t(b.key);
     }
     //! Below every item.
-    T min_value() const { return {Index(0), Index(0)}; }
+    T min_value() const { return {Index(0), Index(0), 0}; }
     //! Above every item.
-    T max_value() const { return {std::numeric_limits<Index>::max(), Index(0)}; }
+    T max_value() const { return {std::numeric_limits<Index>::max(), Index(0), 0}; }
 };
 
-//! Order of keyed_name by name, for the output once all names are unique (ranks 1..n).
+//! A finished position: its final name, the rank of its suffix + 1.
 template <class Index>
-struct by_name {
-    using T = keyed_name<Index>;  //!< item type
+struct ranked_position {
+    Index rank;  //!< the unique name
+    Index i;     //!< the position
+};
+
+//! Order of ranked_position by rank (unique, 1..n): the suffix array's order.
+template <class Index>
+struct by_rank {
+    using T = ranked_position<Index>;  //!< item type
     //! a < b.
     bool operator()(const T& a, const T& b) const {
-        return std::uint64_t(a.name) < std::uint64_t(b.name);
+        return std::uint64_t(a.rank) < std::uint64_t(b.rank);
     }
     //! Below every item.
     T min_value() const { return {Index(0), Index(0)}; }
     //! Above every item.
-    T max_value() const { return {Index(0), std::numeric_limits<Index>::max()}; }
+    T max_value() const { return {std::numeric_limits<Index>::max(), Index(0)}; }
 };
 
 //! The positions 0..n-1 ordered by (i mod h, i div h), so that i, i+h, i+2h, ... are adjacent,
