@@ -108,9 +108,9 @@ std::uint64_t join_names(name_sorter<Index>& prev, std::uint64_t n, std::uint64_
         p.report,
         p.algo + " round " + std::to_string(round) + " (h=" + std::to_string(h) + "): sort",
         prev.pushed() * sizeof(keyed_name<Index>));
-    auto tuples = scan<tuple>(prev | count_progress(ph),
-                              tuple_builder<Index, W, name_sorter<Index>, done_sorter<Index>>(
-                                  n, h, next, done));
+    auto tuples = scan<tuple>(
+        prev | count_progress(ph),
+        tuple_builder<Index, W, name_sorter<Index>, done_sorter<Index>>(n, h, next, done));
     auto renamed = scan<keyed_name<Index>>(
         sort(std::move(tuples), by_names<Index, W>{}, p.sorter_memory, p.opt),
         renamer<Index, tuple, name_groups>(n, W * h, name_groups{}));
@@ -129,8 +129,8 @@ void write_suffix_array(name_sorter<Index>& names, std::uint64_t n, std::uint64_
                     return ranked_position<Index>{x.name, Index(order.position(x.key))};
                 }),
                 done);
-    auto sa = done | transform([](const ranked_position<Index>& x) { return x.i; }) |
-              count_progress(ph);
+    auto sa =
+        done | transform([](const ranked_position<Index>& x) { return x.i; }) | count_progress(ph);
     materialize(sa, std::forward<Out>(out));
 }
 
@@ -174,8 +174,8 @@ void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_
                            std::to_string(cfg.memory_bytes));
     const bool parallel = cfg.mode == pipelining::parallel;
     const plan p{(cfg.memory_bytes - graph_overhead) / sorters_at_once,
-                 sort_options{parallel, parallel},
-                 cfg.report, tuple_width == 2 ? "doubling" : "quadrupling"};
+                 sort_options{parallel, parallel}, cfg.report,
+                 tuple_width == 2 ? "doubling" : "quadrupling"};
     if (n == 0) {
         const std::vector<Index> none;
         materialize(streamify(none), std::forward<Out>(out));

@@ -1,6 +1,7 @@
 // emflow/pipelines/sa/doubling/scans.hpp: the scanning nodes of a doubling round (Figure 8 of
 // the parallel pipelining paper: between the merger, the full sorter and the runs creator):
-// packing the first characters, joining the names at distance h into tuples, and renaming.
+// packing the first characters, joining the names at distance h into tuples (and discarding
+// finished positions side-ways), and renaming.
 #pragma once
 
 #include <emflow/node.hpp>
@@ -264,8 +265,8 @@ private:
     template <class Emit>
     void emit_prev(bool unique, Emit& emit) {
         if (!unique) ++unfinished_;
-        emit(keyed_name<Index>{Index(order_.key(prev_.i)), Index(prev_name_),
-                               std::uint8_t(unique)});
+        emit(
+            keyed_name<Index>{Index(order_.key(prev_.i)), Index(prev_name_), std::uint8_t(unique)});
     }
 
     residue_order order_;

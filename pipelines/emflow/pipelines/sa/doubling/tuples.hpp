@@ -71,8 +71,8 @@ struct by_names {
 //! Between rounds: a position's name, keyed by the position's number in residue order.
 template <class Index>
 struct keyed_name {
-    Index key;           //!< residue_order::key of the position
-    Index name;          //!< its name
+    Index key;            //!< residue_order::key of the position
+    Index name;           //!< its name
     std::uint8_t unique;  //!< 1: the name is unique (it is the suffix's rank + 1)
 };
 
