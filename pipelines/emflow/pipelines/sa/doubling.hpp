@@ -3,7 +3,7 @@
 // Construction", ALENEX 2005 / JEA 2008), as the flow graph of Figure 8 of the parallel
 // pipelining paper: one graph per round, a straight path of the previous round's runs merger,
 // a scan joining names, the full sorter of the tuples, a renaming scan and the next round's
-// runs creator.
+// runs creator (and, side-ways from the first scan, the sorter of finished positions).
 //
 // Names are ranks of length-h prefixes of the suffixes (1..n, 0: past the end). The first round
 // names the first 7 characters (packed into one word). A round with tuple width W reads the
