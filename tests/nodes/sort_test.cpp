@@ -78,6 +78,22 @@ TEST_CASE("push-fed sorter behind split and async push, pulled by another path",
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("a sorter filled in one graph is pulled in a later one", "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        auto v = emflow_test::random_values(rng, 500000 + rng() % 1000);
+        sorter_node<u64, less_u64> s(less_u64{}, small_budget, opt);
+        materialize(streamify(v), s);  // the runs outlive this graph
+        std::vector<u64> got;
+        materialize(s | transform([](u64 x) { return x + 1; }), std::back_inserter(got));
+        std::sort(v.begin(), v.end());
+        for (auto& x : v) ++x;
+        CHECK(got == v);
+    }
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("sorter on 1 thread", "[sort]") {
     set_flow_concurrency(1);
     emflow_test::configure_test_disks();

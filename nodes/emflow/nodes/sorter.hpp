@@ -68,10 +68,14 @@ public:
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
 
     //! Checks the budget, allocates the run buffers (once, though reached from both sides).
+    //! A sorter may be pushed into and pulled over several graphs run one after the other (an
+    //! iteration's output is the next iteration's input): each start() rebinds it to the
+    //! running graph and registers its waits there (twice in one graph is harmless).
     void start(run_context& ctx) {
+        ctx_ = &ctx;
+        ctx.register_wait_point(state_->mutex, state_->wait);
         if (started_) return;
         started_ = true;
-        ctx_ = &ctx;
         ensure_external_memory();
         std::size_t buffers = opt_.async_runs ? 2 : 1;
         std::size_t min_memory = writer_memory + buffers * 2 * block_size;
@@ -86,7 +90,6 @@ public:
         // STXXL would merge with OpenMP threads (spinning beside the arena's workers): merging
         // streams with the sequential loser tree; parallelism comes from the arena.
         stxxl::SETTINGS::native_merge = true;
-        ctx.register_wait_point(state_->mutex, state_->wait);
     }
 
     // ---- push side ----
