@@ -9,12 +9,14 @@
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/level.hpp>
 #include <emflow/uint40.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -40,10 +42,18 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
         throw config_error("emflow: DC3 memory budget of " + std::to_string(s.memory_bytes) +
                            " bytes is too small for a text of " + std::to_string(n) +
                            " bytes (at least " + std::to_string(need) + ")");
-    auto symbols = [&open_text] {
-        return open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); });
+    // One type for every text source and every push sink (one indirect call per batch): the
+    // levels' graphs compile once per index type, not once per caller.
+    std::function<any_pull_source<std::uint16_t>()> symbols = [&open_text] {
+        return any_pull_source<std::uint16_t>(
+            open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); }));
     };
-    dc3_level<Index, std::uint16_t>(symbols, n, 256, out, s, 0, 1);
+    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
+        any_push_sink<Index> sink(out);
+        dc3_level<Index, std::uint16_t>(symbols, n, 256, sink, s, 0, 1);
+    } else {
+        dc3_level<Index, std::uint16_t>(symbols, n, 256, out, s, 0, 1);
+    }
 }
 
 }  // namespace dc3_detail
