@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -66,6 +67,17 @@ public:
     //! A sorter by cmp using at most memory_bytes (run buffers, writer, merger).
     sorter_node(Cmp cmp, std::size_t memory_bytes, sort_options opt = {})
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
+    sorter_node(sorter_node&&) noexcept = default;
+    sorter_node& operator=(sorter_node&&) noexcept = default;
+    //! During unwinding, abandons STXXL's run writer and merger: their destructors wait for
+    //! their I/O and throw if it failed (a full disk), which would terminate the process
+    //! instead of letting the first error reach the caller. Their buffers leak then.
+    ~sorter_node() {
+        if (state_ && std::uncaught_exceptions() > 0) {
+            static_cast<void>(state_->creator.release());
+            static_cast<void>(state_->merger.release());
+        }
+    }
 
     //! Checks the budget, allocates the run buffers (once, though reached from both sides).
     //! A sorter may be pushed into and pulled over several graphs run one after the other (an
