@@ -39,7 +39,7 @@ namespace emflow::mpi {
 
 //! Tuning of distributed_sort().
 struct distributed_sort_options {
-    std::size_t samples_per_rank = 0;  //!< sample size drawn on each rank; 0: 64 per rank
+    std::size_t samples_per_rank = 0;  //!< sample size drawn on each rank; 0: 1024 + 64 per rank
     exchange_options exchange;         //!< messages and buffers of the exchange
     sort_options local;                //!< the local external sort
     std::uint64_t seed = 0x5eed;       //!< sampling seed (mixed with the rank)
@@ -148,7 +148,9 @@ distributed_sort_stats distributed_sort(const communicator& comm, MakeSource mak
                                         std::size_t memory_bytes, distributed_sort_options opt = {}) {
     using T = value_t<decltype(make_source())>;
     distributed_sort_stats stats;
-    std::size_t samples = opt.samples_per_rank ? opt.samples_per_rank : 64 * std::size_t(comm.size());
+    // A bucket's share is estimated from about samples_per_rank samples: 1024 keep it within a
+    // few percent; the gathered samples grow with p^2, hence the modest growth with p.
+    std::size_t samples = opt.samples_per_rank ? opt.samples_per_rank : 1024 + 64 * std::size_t(comm.size());
     detail::reservoir_sampler<T> sampler(samples, std::uint64_t(comm.rank()),
                                          opt.seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(comm.rank() + 1)));
     std::exception_ptr error;

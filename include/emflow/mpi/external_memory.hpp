@@ -19,10 +19,10 @@ namespace emflow::mpi {
 inline const external_memory_state& configure_rank_external_memory(const communicator& comm,
                                                                    external_memory_config cfg) {
     std::filesystem::path dir =
-        detail::resolve_tmp_base(cfg.tmp_base) / ("rank-" + std::to_string(comm.rank()));
+        emflow::detail::resolve_tmp_base(cfg.tmp_base) / ("rank-" + std::to_string(comm.rank()));
     std::error_code ec;
     bool created = std::filesystem::create_directory(dir, ec);
-    if (ec) throw config_error(detail::os_error("cannot create the rank's temp directory", dir, ec.value()));
+    if (ec) throw config_error(emflow::detail::os_error("cannot create the rank's temp directory", dir, ec.value()));
     cfg.tmp_base = dir.string();
     const external_memory_state& state = configure_external_memory(cfg);
     if (created && !cfg.keep_logs) std::filesystem::remove(dir, ec);
