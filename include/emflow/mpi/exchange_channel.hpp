@@ -23,6 +23,8 @@
 //   finished, and from then on discards what it receives. A receiver of ABORT records the
 //   remote error, its waiting tasks throw it, and it discards further data. Every rank keeps
 //   receiving until it has every peer's final, so every send completes and no rank hangs.
+//   An MPI error in the progress thread is thrown by the waiting tasks of its rank only (MPI
+//   may be unusable by then): run_main() then ends every rank with MPI_Abort.
 #pragma once
 
 #include <emflow/flow_runtime.hpp>
@@ -40,6 +42,7 @@
 #include <cstring>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -82,6 +85,8 @@ public:
                                         "and 1 receive buffer per peer");
         // Room for the items, and for an ABORT's error text.
         buffer_bytes_ = header_bytes + std::max<std::size_t>(items_per_message_ * item_bytes, 1024);
+        if (buffer_bytes_ > std::size_t(std::numeric_limits<int>::max()))
+            throw std::invalid_argument("emflow::mpi: exchange messages must be below 2 GiB");
         std::size_t sends = peers_ * send_per_peer_;
         // One more than posted per peer: the message the consumer is reading.
         std::size_t recvs = peers_ * opt.receive_buffers_per_peer + 1;
