@@ -24,12 +24,15 @@ inline emflow_test::scoped_test_dir& configure_rank_disks() {
     return dir;
 }
 
-//! A seed for this rank: rank 0's test seed (printed, replayable with EMFLOW_TEST_SEED) mixed
-//! with the rank, so ranks draw different data.
-inline std::uint64_t rank_seed(const emflow::mpi::communicator& comm) {
+//! Rank 0's test seed (printed; replayable with EMFLOW_TEST_SEED), the same on every rank.
+inline std::uint64_t shared_seed(const emflow::mpi::communicator& comm) {
     std::uint64_t seed = comm.rank() == 0 ? emflow_test::test_seed() : 0;
-    seed = comm.allgather(seed)[0];
-    return seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(comm.rank() + 1));
+    return comm.allgather(seed)[0];
+}
+
+//! A seed for this rank: the shared seed mixed with the rank, so ranks draw different data.
+inline std::uint64_t rank_seed(const emflow::mpi::communicator& comm) {
+    return shared_seed(comm) ^ (0x9E3779B97F4A7C15ull * std::uint64_t(comm.rank() + 1));
 }
 
 }  // namespace emflow_mpi_test

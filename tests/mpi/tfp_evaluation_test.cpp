@@ -44,8 +44,7 @@ void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed, const mpi:
 
 TEST_CASE("distributed DAG evaluation equals the reference", "[tfp]") {
     emflow_mpi_test::configure_rank_disks();
-    std::uint64_t seed = emflow_mpi_test::rank_seed(world()) ^ std::uint64_t(world().rank() + 1) * 0x9E3779B97F4A7C15ull;
-    // rank_seed differs per rank; the DAG must be the same everywhere: undo the rank mix.
+    std::uint64_t seed = emflow_mpi_test::shared_seed(world());  // the same DAG on every rank
     mpi::dag_evaluation_config cfg;
     cfg.queue.memory_bytes = 16 << 20;
     cfg.window = 2000;

@@ -166,6 +166,40 @@ public:
         return all;
     }
 
+    //! Personalized all-to-all (collective): out[d] goes to rank d; returns what every rank
+    //! sent to this one, in rank order. For small, round-synchronous message sets; streams go
+    //! through an exchange (exchange.hpp).
+    template <class T>
+    std::vector<T> alltoallv(const std::vector<std::vector<T>>& out) const {
+        static_assert(std::is_trivially_copyable_v<T>, "alltoallv sends raw bytes");
+        const std::size_t p = std::size_t(size_);
+        if (out.size() != p) throw std::invalid_argument("emflow::mpi: alltoallv needs one vector per rank");
+        std::vector<int> send_bytes(p), send_displs(p), recv_bytes(p), recv_displs(p);
+        std::vector<T> flat;
+        for (std::size_t d = 0; d < p; ++d) {
+            send_displs[d] = int_count(flat.size() * sizeof(T));
+            send_bytes[d] = int_count(out[d].size() * sizeof(T));
+            flat.insert(flat.end(), out[d].begin(), out[d].end());
+        }
+        MPI_Request req;
+        locked_call("MPI_Ialltoall", [&] {
+            return MPI_Ialltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, comm_, &req);
+        });
+        wait(req);
+        std::size_t total = 0;
+        for (std::size_t r = 0; r < p; ++r) {
+            recv_displs[r] = int_count(total);
+            total += std::size_t(recv_bytes[r]);
+        }
+        std::vector<T> in(total / sizeof(T));
+        locked_call("MPI_Ialltoallv", [&] {
+            return MPI_Ialltoallv(flat.data(), send_bytes.data(), send_displs.data(), MPI_BYTE, in.data(),
+                                  recv_bytes.data(), recv_displs.data(), MPI_BYTE, comm_, &req);
+        });
+        wait(req);
+        return in;
+    }
+
     //! The sum over all ranks of x (collective).
     std::uint64_t allreduce_sum(std::uint64_t x) const {
         std::uint64_t sum = 0;

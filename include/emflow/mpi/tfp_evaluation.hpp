@@ -9,9 +9,9 @@
 // the window [a, a + window) of ids, collectively:
 // 1. every rank pops the messages for its nodes in the window (bulk_pop_limit, global limit);
 // 2. every rank tells the owners of in-window targets of its nodes' edges how many in-window
-//    predecessors they wait for (an exchange);
+//    predecessors they wait for (an all-to-all);
 // 3. waves: every rank evaluates its window nodes that wait for nobody, sends the values along
-//    in-window edges through an exchange (which releases their targets) and keeps the messages
+//    in-window edges in an all-to-all (which releases their targets) and keeps the messages
 //    for later windows; until no rank has a window node left (the longest path inside the
 //    window bounds the number of waves);
 // 4. the kept messages go into the distributed PQ (bulk_push: routed to their owners).
@@ -19,16 +19,14 @@
 //   auto stats = emflow::mpi::evaluate_dag(world, n, my_inputs, my_edges, my_values, cfg);
 #pragma once
 
-#include <emflow/flow.hpp>
+#include <emflow/nodes/streamify.hpp>
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/distributed_ppq.hpp>
-#include <emflow/mpi/exchange.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -37,7 +35,7 @@ namespace emflow::mpi {
 //! Settings of the distributed evaluation.
 struct dag_evaluation_config {
     ppq_config queue;                 //!< each rank's message queue
-    exchange_options exchange;        //!< the exchanges of messages
+    exchange_options exchange;        //!< the exchanges of the queue's bulk pushes
     std::uint64_t window = 1 << 14;   //!< node ids per round
     std::uint64_t block = 256;        //!< consecutive ids per owner block
     unsigned work = 0;                //!< hashing rounds per node (dag.hpp, node_value)
@@ -161,11 +159,11 @@ private:
     }
 
     //! Collective: sends each message to its target's owner; returns what this rank received.
+    //! Waves are synchronous and small: one all-to-all each, not a stream (exchange).
     std::vector<tfp::message> route_all(const std::vector<tfp::message>& out) {
-        exchange<tfp::message> x(comm_, cfg_.exchange);
-        std::vector<tfp::message> in;
-        materialize(route(streamify(out), x, owner_), std::back_inserter(in));
-        return in;
+        std::vector<std::vector<tfp::message>> per_rank(std::size_t(comm_.size()));
+        for (const tfp::message& m : out) per_rank[std::size_t(owner_(m))].push_back(m);
+        return comm_.alltoallv(per_rank);
     }
 
     const communicator& comm_;
