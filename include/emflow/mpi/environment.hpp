@@ -1,11 +1,11 @@
 // emflow/mpi/environment.hpp: MPI's lifetime as an object, and a main() wrapper that never lets
 // one rank's error hang the others.
 //
-// MPI_THREAD_SERIALIZED: emflow calls MPI from several threads (an exchange's progress thread,
-// the thread running collectives, arena threads starting an exchange) but serializes every call
-// with mpi_mutex() and never blocks inside MPI while holding it (see communicator.hpp). That is
-// all emflow needs, and SERIALIZED is supported by every MPI build and transport, while
-// MPI_THREAD_MULTIPLE is not always available and costs Open MPI a lock per call anyway.
+// MPI_THREAD_SERIALIZED: emflow calls MPI from several threads (each exchange's progress thread
+// and the threads running collectives, at the same time) but serializes every call with
+// mpi_mutex() and never blocks inside MPI while holding it (see communicator.hpp). That is all
+// emflow needs; MPI_THREAD_MULTIPLE would allow concurrent calls emflow never makes, and whether
+// an MPI build provides it depends on how it was built and on its transports.
 //
 //   int main(int argc, char** argv) {
 //       return emflow::mpi::run_main(argc, argv, [](const emflow::mpi::communicator& world) {...});
