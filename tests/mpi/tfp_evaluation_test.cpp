@@ -10,6 +10,8 @@
 #include <emflow/pipelines/tfp/reference_evaluation.hpp>
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace emflow;
@@ -81,5 +83,38 @@ TEST_CASE("distributed DAG evaluation equals the reference", "[tfp]") {
         check_distributed(spec, seed, cfg);
         spec.nodes = 1;
         check_distributed(spec, seed, cfg);
+    }
+}
+
+TEST_CASE("distributed DAG evaluation: bad input on one rank fails on every rank", "[tfp]") {
+    emflow_mpi_test::configure_rank_disks();
+    const auto& comm = world();
+    mpi::dag_evaluation_config cfg;
+    cfg.queue.memory_bytes = 16 << 20;
+    cfg.window = 100;
+    cfg.block = 10;
+    const std::uint64_t n = 1000;
+    const int bad = comm.size() - 1;
+    tfp::node_vector my_inputs, my_values;
+    tfp::edge_vector my_edges;
+    bool planted = false;
+    for (std::uint64_t v = 0; v < n; ++v)
+        if (mpi::dag_node_owner(v, cfg.block, comm.size()) == comm.rank()) {
+            my_inputs.push_back(std::int64_t(v % 7));
+            // A chain, except for one edge of the last rank (in a later window) pointing back.
+            bool backwards = comm.rank() == bad && v > 500 && !planted;
+            planted |= backwards;
+            if (v + 1 < n) my_edges.push_back({v, backwards ? v - 1 : v + 1, 1});
+        }
+    try {
+        mpi::evaluate_dag(comm, n, my_inputs, my_edges, my_values, cfg);
+        FAIL("no exception");
+    } catch (const mpi::remote_error& e) {
+        CHECK(comm.rank() != bad);
+        CHECK(e.origin() == bad);
+        CHECK(e.message().find("higher ids") != std::string::npos);
+    } catch (const std::invalid_argument& e) {
+        CHECK(comm.rank() == bad);
+        CHECK(std::string(e.what()).find("higher ids") != std::string::npos);
     }
 }
