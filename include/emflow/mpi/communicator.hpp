@@ -76,8 +76,10 @@ public:
         locked_call("MPI_Comm_rank", [&] { return MPI_Comm_rank(comm_, &rank_); });
         locked_call("MPI_Comm_size", [&] { return MPI_Comm_size(comm_, &size_); });
     }
+    //! Takes over o's communicator.
     communicator(communicator&& o) noexcept
         : comm_(std::exchange(o.comm_, MPI_COMM_NULL)), rank_(o.rank_), size_(o.size_) {}
+    //! Swaps communicators with o (o frees this one's former communicator).
     communicator& operator=(communicator&& o) noexcept {
         std::swap(comm_, o.comm_);
         rank_ = o.rank_;
