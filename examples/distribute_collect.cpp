@@ -49,8 +49,8 @@ int main(int argc, char** argv) {
     materialize(collect(chunk, generate(n / 2, generator(1)), generate(n - n / 2, generator(2))), seq);
     double t_seq = seconds_since(t0);
     t0 = std::chrono::steady_clock::now();
-    materialize(collect(chunk, async_pull(generate(n / 2, generator(1)), chunk),
-                        async_pull(generate(n - n / 2, generator(2)), chunk)),
+    materialize(collect(chunk, async_pull(generate(n / 2, generator(1)), elements(chunk)),
+                        async_pull(generate(n - n / 2, generator(2)), elements(chunk))),
                 par);
     double t_par = seconds_since(t0);
     ok = ok && seq.size() == n && par.size() == n && std::equal(seq.begin(), seq.end(), par.begin());
@@ -59,15 +59,15 @@ int main(int argc, char** argv) {
 
     // Part 2: source -> pump -> distribute -> k x (async push -> transform -> push-pull) -> collect.
     std::vector<push_pull_node<u64>> pps;
-    for (int i = 0; i < 2; ++i) pps.emplace_back(chunk);
+    for (int i = 0; i < 2; ++i) pps.emplace_back(elements(chunk));
     auto work = [](u64 x) { return random_step(x); };
     auto counter = [i = u64(0)]() mutable { return i++; };
     t0 = std::chrono::steady_clock::now();
     materialize(generate(n, counter) | transform(work), seq);
     t_seq = seconds_since(t0);
     auto driver = pump(generate(n, counter),
-                       distribute(chunk, async_push(push_transform<u64>(pps[0], work), chunk),
-                                  async_push(push_transform<u64>(pps[1], work), chunk)));
+                       distribute(chunk, async_push(push_transform<u64>(pps[0], work), elements(chunk)),
+                                  async_push(push_transform<u64>(pps[1], work), elements(chunk))));
     t0 = std::chrono::steady_clock::now();
     materialize(connect(collect(chunk, pps[0], pps[1]), driver), par);
     t_par = seconds_since(t0);

@@ -40,7 +40,7 @@ double run(bool async, std::size_t n, std::size_t buffer, u64& result) {
     u64 s = 0;
     auto t0 = std::chrono::steady_clock::now();
     if (async) {
-        materialize(std::move(first) | async_pull(buffer) | transform([](u64 x) { return heavy(x); }),
+        materialize(std::move(first) | async_pull(elements(buffer)) | transform([](u64 x) { return heavy(x); }),
                     sum_sink{&s});
     } else {
         materialize(std::move(first) | transform([](u64 x) { return heavy(x); }), sum_sink{&s});
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
         auto src = generate(m, [i = u64(0)]() mutable { return i++; });
         auto t0 = std::chrono::steady_clock::now();
         if (buf)
-            materialize(std::move(src) | async_pull(buf) | tap([&sum](u64 x) { sum += x; }), count_sink<u64>());
+            materialize(std::move(src) | async_pull(elements(buf)) | tap([&sum](u64 x) { sum += x; }), count_sink<u64>());
         else
             materialize(std::move(src) | tap([&sum](u64 x) { sum += x; }), count_sink<u64>());
         if (sum != u64(m) * (m - 1) / 2) std::abort();

@@ -9,15 +9,24 @@
 // thread goes on executing other pending tasks and the task is resumed when the event happens.
 // No thread spins or blocks, so any number of async nodes runs on any number of threads
 // (down to 1) without deadlock. See docs/flow-runtime.md for the design and its measured cost.
+//
+// A run may have its own budget and threads (run_options): the nodes declare their memory while
+// the graph is started, tasks spawned meanwhile are held, the budget is assigned
+// (emflow/memory_budget.hpp), and only then the held tasks run. With threads, the run gets an
+// arena of that many threads instead of the shared one.
 #pragma once
+
+#include <emflow/memory_budget.hpp>
 
 #include <oneapi/tbb/task.h>
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <stdexcept>
@@ -81,21 +90,43 @@ private:
 //! One execution of a flow graph: its task group, its first error and its waiters.
 class run_context {
 public:
+    //! A run without a budget (every node uses its own size or its default).
     run_context() = default;
+    //! A run under opt's budget, reporting to opt.report.
+    explicit run_context(const run_options& opt) : memory_(opt.memory_bytes, opt.report) {}
     run_context(const run_context&) = delete;
     run_context& operator=(const run_context&) = delete;
 
-    //! Runs f as a task of this graph; an exception from f cancels the graph.
+    //! Runs f as a task of this graph (held while the graph is being started); an exception
+    //! from f cancels the graph.
     template <class F>
     void spawn(F&& f) {
-        group_.run([this, f = std::forward<F>(f)] {
+        auto task = [this, f = std::forward<F>(f)] {
             if (cancelled()) return;
             try {
                 f();
             } catch (...) {
                 fail(std::current_exception());
             }
-        });
+        };
+        if (starting_)
+            held_.emplace_back(std::move(task));
+        else
+            group_.run(std::move(task));
+    }
+
+    //! The run's memory declarations and budget.
+    memory_plan& memory() { return memory_; }
+    //! A number unique to this run in the process (nodes reused by a later run tell it apart).
+    std::uint64_t id() const { return id_; }
+
+    //! Ends the start of the graph: assigns the memory (config_error if the budget is too
+    //! small, before any work), then runs the tasks spawned meanwhile.
+    void started() {
+        starting_ = false;
+        memory_.assign();
+        for (auto& t : held_) group_.run(std::move(t));
+        held_.clear();
     }
 
     //! Records the first error, cancels the graph and wakes every waiting task.
@@ -142,6 +173,15 @@ private:
         }
     }
 
+    static std::uint64_t next_id() {
+        static std::atomic<std::uint64_t> n{0};
+        return ++n;
+    }
+
+    std::uint64_t id_ = next_id();
+    memory_plan memory_;
+    bool starting_ = true;                       // tasks spawned now are held until started()
+    std::vector<std::function<void()>> held_;
     tbb::task_group group_;
     mutable std::mutex mutex_;
     std::exception_ptr error_;
@@ -166,14 +206,17 @@ void wait_point::wait(std::unique_lock<std::mutex>& lock, run_context& ctx, Read
     if (ctx.cancelled()) throw flow_cancelled();
 }
 
-//! Runs a started graph's driver f in the shared arena: waits for every task, and rethrows the
-//! first error of any segment (the original one, not a flow_cancelled).
+//! Starts a graph (start(ctx)), assigns its memory, runs its driver (drive(ctx)) in the shared
+//! arena or, with opt.threads, in an arena of its own: waits for every task, and rethrows the
+//! first error of any segment (the original one, not a flow_cancelled). A budget too small is
+//! a config_error thrown before any task ran.
 template <class Start, class Drive>
-void run_graph(Start&& start, Drive&& drive) {
-    flow_arena().execute([&] {
-        run_context ctx;
+void run_graph(Start&& start, Drive&& drive, const run_options& opt = {}) {
+    auto body = [&] {
+        run_context ctx(opt);
+        start(ctx);  // throws before any task ran: nothing to wait for
+        ctx.started();
         try {
-            start(ctx);
             drive(ctx);
         } catch (...) {
             ctx.fail(std::current_exception());
@@ -181,7 +224,13 @@ void run_graph(Start&& start, Drive&& drive) {
         ctx.wait_all();
         if (auto e = ctx.error()) std::rethrow_exception(e);
         if (ctx.cancelled()) throw flow_cancelled();
-    });
+    };
+    if (opt.threads > 0) {
+        tbb::task_arena arena(opt.threads);
+        arena.execute(body);
+    } else {
+        flow_arena().execute(body);
+    }
 }
 
 }  // namespace emflow

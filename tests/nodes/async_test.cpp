@@ -24,10 +24,10 @@ std::vector<std::size_t> buffer_sizes(std::mt19937_64& rng) {
 template <class Src>
 auto eight_async(Src&& src, std::size_t b) {
     auto inc = [](u64 x) { return x + 1; };
-    return std::forward<Src>(src) | async_pull(b) | transform(inc) | async_pull(b) |
-           filter([](u64 x) { return x % 7 != 0; }) | async_pull(b) | transform(inc) |
-           async_pull(b) | async_pull(b) | transform(inc) | async_pull(b) | async_pull(b) |
-           async_pull(b);
+    return std::forward<Src>(src) | async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) |
+           filter([](u64 x) { return x % 7 != 0; }) | async_pull(elements(b)) | transform(inc) |
+           async_pull(elements(b)) | async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) | async_pull(elements(b)) |
+           async_pull(elements(b));
 }
 
 std::vector<u64> eight_async_reference(const std::vector<u64>& v) {
@@ -70,8 +70,8 @@ TEST_CASE("async push and push-pull deliver everything in order", "[async]") {
             // split pushes a copy through an async push into a push-pull node; the main path
             // is discarded after its own async node; pump drives the source.
             count_sink<u64> side_count;
-            push_pull_node<u64> pp(b);
-            auto side = async_push(push_transform<u64>(pp, [](u64 x) { return ~x; }), b);
+            push_pull_node<u64> pp(elements(b));
+            auto side = async_push(push_transform<u64>(pp, [](u64 x) { return ~x; }), elements(b));
             auto driver = pump(split(streamify(v), side, side_count), count_sink<u64>(), 1 + rng() % 500);
             auto out = connect(pp | transform([](u64 x) { return ~x; }), driver);
             CHECK(drain_mixed(out, rng) == v);
@@ -86,12 +86,12 @@ TEST_CASE("distribute and collect keep the order with parallel workers", "[async
         for (std::size_t n : emflow_test::test_sizes(rng)) {
             auto v = emflow_test::random_values(rng, n);
             std::size_t b = chunk % 2 == 0 && rng() % 2 ? chunk / 2 : chunk;  // b divides chunk
-            push_pull_node<u64> p0(b), p1(b), p2(b);
+            push_pull_node<u64> p0(elements(b)), p1(elements(b)), p2(elements(b));
             auto heavy = [](u64 x) { return x * 0x9E3779B97F4A7C15ull + 1; };
             auto driver = pump(streamify(v),
-                               distribute(chunk, async_push(push_transform<u64>(p0, heavy), b),
-                                          async_push(push_transform<u64>(p1, heavy), b),
-                                          async_push(push_transform<u64>(p2, heavy), b)));
+                               distribute(chunk, async_push(push_transform<u64>(p0, heavy), elements(b)),
+                                          async_push(push_transform<u64>(p1, heavy), elements(b)),
+                                          async_push(push_transform<u64>(p2, heavy), elements(b))));
             auto out = connect(collect(chunk, p0, p1, p2), driver);
             std::vector<u64> expect(v);
             for (auto& x : expect) x = heavy(x);
@@ -105,9 +105,9 @@ TEST_CASE("collect of generators behind async pulls (Figure 7's inner part)", "[
     for (std::size_t chunk : {std::size_t(1), std::size_t(777)}) {
         u64 per = 10000 + rng() % 1000;
         auto gen = [](u64 base) { return [x = base]() mutable { return x++; }; };
-        auto all = collect(chunk, async_pull(generate(per, gen(0)), 500),
-                           async_pull(generate(per, gen(per)), 500),
-                           async_pull(generate(per - 5, gen(2 * per)), 500));
+        auto all = collect(chunk, async_pull(generate(per, gen(0)), elements(500)),
+                           async_pull(generate(per, gen(per)), elements(500)),
+                           async_pull(generate(per - 5, gen(2 * per)), elements(500)));
         auto got = drain_mixed(all, rng);
         REQUIRE(got.size() == 3 * per - 5);
         std::vector<u64> expect;
@@ -141,9 +141,9 @@ TEST_CASE("randomized graphs of scanning and async nodes match the synchronous g
             auto p = [k](u64 x) { return x % (k + 1) != 0; };
             std::vector<u64> out;
             if (async)
-                materialize(zip(split(streamify(v) | async_pull(b) | transform(f), async_push(rec{&side, &stopped}, b)) |
-                                    async_pull(b) | filter(p),
-                                streamify(v) | filter(p) | async_pull(b)) |
+                materialize(zip(split(streamify(v) | async_pull(elements(b)) | transform(f), async_push(rec{&side, &stopped}, elements(b))) |
+                                    async_pull(elements(b)) | filter(p),
+                                streamify(v) | filter(p) | async_pull(elements(b))) |
                                 transform([](const std::pair<u64, u64>& q) { return q.first ^ q.second; }),
                             std::back_inserter(out));
             else
@@ -177,14 +177,14 @@ void check_throws_at(int position, u64 n, std::size_t b) {
             return x;
         };
     };
-    push_pull_node<u64> pp(b);
+    push_pull_node<u64> pp(elements(b));
     count_sink<u64> sink;
-    auto side = async_push(push_transform<u64>(sink, maybe_throw(4)), b);
+    auto side = async_push(push_transform<u64>(sink, maybe_throw(4)), elements(b));
     auto g = connect(generate(n, [i = u64(0)]() mutable { return i++; }) | transform(maybe_throw(0)) |
-                         async_pull(b) | transform(maybe_throw(1)) | async_pull(b),
+                         async_pull(elements(b)) | transform(maybe_throw(1)) | async_pull(elements(b)),
                      pump(generate(n, [i = u64(0)]() mutable { return i++; }),
-                          async_push(push_transform<u64>(pp, maybe_throw(2)), b)));
-    auto joined = zip(split(g, side), pp | transform(maybe_throw(3)) | async_pull(b)) |
+                          async_push(push_transform<u64>(pp, maybe_throw(2)), elements(b))));
+    auto joined = zip(split(g, side), pp | transform(maybe_throw(3)) | async_pull(elements(b))) |
                   transform([&](const std::pair<u64, u64>& q) { return maybe_throw(5)(q.first) + q.second; });
     std::vector<u64> out;
     CHECK_THROWS_WITH(materialize(joined, std::back_inserter(out)), "thrown at " + std::to_string(position));

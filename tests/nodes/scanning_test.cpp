@@ -74,7 +74,7 @@ TEST_CASE("stxxl::vector sources answer empty() again after the end", "[nodes]")
     CHECK(seen.size() == 5000);
 
     std::vector<u64> out;
-    materialize(streamify(ev) | async_pull(1000), std::back_inserter(out));
+    materialize(streamify(ev) | async_pull(elements(1000)), std::back_inserter(out));
     CHECK(out.size() == 5000);
     std::vector<std::pair<u64, u64>> pairs;
     materialize(zip(streamify(ev), streamify_reverse(ev)), std::back_inserter(pairs));
@@ -246,7 +246,7 @@ TEST_CASE("zip stopping at the shorter input still feeds a split on the longer o
             bool stopped = false;
             std::vector<std::pair<u64, u64>> out;
             if (async) {  // the side segment waits for push_stop() in a task of its own
-                auto side_node = async_push(recording_sink{&side, &stopped}, 1 + rng() % 1000);
+                auto side_node = async_push(recording_sink{&side, &stopped}, elements(1 + rng() % 1000));
                 materialize(zip(streamify(b), split(streamify(a), side_node)),
                             std::back_inserter(out));
             } else {

@@ -60,7 +60,7 @@ TEST_CASE("push-fed sorter behind split and async push, pulled by another path",
         std::size_t n = 500000 + rng() % 1000;
         auto v = emflow_test::random_values(rng, n);
         sorter_node<u64, greater_u64> down(greater_u64{}, small_budget, opt);
-        auto up = split(streamify(v), async_push(down, 1 + rng() % 10000)) | sort(less_u64{}, small_budget, opt);
+        auto up = split(streamify(v), async_push(down, elements(1 + rng() % 10000))) | sort(less_u64{}, small_budget, opt);
         auto both = zip(up, down);
         auto got = drain_mixed(both, rng);
         std::vector<u64> asc(v);
@@ -100,7 +100,7 @@ TEST_CASE("sorter on 1 thread", "[sort]") {
     std::mt19937_64 rng(emflow_test::test_seed());
     auto v = emflow_test::random_values(rng, 600000);
     std::vector<u64> got;
-    materialize(streamify(v) | async_pull(1000) | sort(less_u64{}, small_budget), std::back_inserter(got));
+    materialize(streamify(v) | async_pull(elements(1000)) | sort(less_u64{}, small_budget), std::back_inserter(got));
     std::sort(v.begin(), v.end());
     CHECK(got == v);
 }
@@ -153,7 +153,7 @@ TEST_CASE("a throwing comparator in a parallel run reaches the caller without le
             v[bad_pos] = bad;
             std::vector<std::pair<u64, u64>> out;
             sorter_node<u64, less_u64> side(less_u64{}, small_budget, opt);
-            auto g = split(streamify(v) | async_pull(5000), async_push(side)) | sort(throwing_less{bad}, small_budget, opt);
+            auto g = split(streamify(v) | async_pull(elements(5000)), async_push(side)) | sort(throwing_less{bad}, small_budget, opt);
             CHECK_THROWS_WITH(materialize(zip(g, side), std::back_inserter(out)), "comparator failed");
         }
     }

@@ -1,11 +1,13 @@
 // emflow/nodes/async_pull.hpp: asynchronous pull node. A task of the shared arena pulls src into
 // the producer buffer while the consumer reads the other buffer (Figure 3); the task fills one
 // buffer and returns, and is spawned again after each swap. Gives batch access through a plain
-// pointer even when src is element-wise only. buffer_elems: size of each of the two buffers.
+// pointer even when src is element-wise only. Its two buffers are sized by the run's budget
+// (automatic, the default) or explicitly: bytes(n) or elements(n) per buffer.
 //
-//   auto a = streamify(v) | heavy | async_pull(1 << 16) | more_work;
+//   auto a = streamify(v) | heavy | async_pull(bytes(1 << 20)) | more_work;
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/swap_channel.hpp>
 
@@ -22,16 +24,19 @@ class async_pull_node {
 public:
     using value_type = value_t<Src>;  //!< element type
 
-    //! src run asynchronously with two buffers of buffer_elems elements.
-    async_pull_node(Src&& src, std::size_t buffer_elems)
-        : src_(std::forward<Src>(src)), capacity_(buffer_elems),
+    //! src run asynchronously with two buffers of the given size each.
+    async_pull_node(Src&& src, buffer_size size)
+        : src_(std::forward<Src>(src)), size_(size),
           channel_(std::make_unique<swap_channel<value_type>>()) {}
 
-    //! Starts src and spawns the first fill.
+    //! Starts src, declares the buffers (allocated once assigned), spawns the first fill.
     void start(run_context& ctx) {
         src_.start(ctx);
         ctx_ = &ctx;
-        channel_->open(ctx, capacity_);
+        ctx.memory().declare_run_long("async_pull buffers", async_buffer_demand<value_type>(size_),
+                                      [this, &ctx](std::size_t b) {
+                                          channel_->open(ctx, b / 2 / sizeof(value_type));
+                                      });
         spawn_fill();
     }
     //! True at the end of src (waits for the producer if needed).
@@ -75,24 +80,23 @@ private:
     }
 
     stored_t<Src> src_;
-    std::size_t capacity_;
+    buffer_size size_;
     std::unique_ptr<swap_channel<value_type>> channel_;
     run_context* ctx_ = nullptr;
     std::size_t pos_ = 0;
     bool more_ = true;
 };
 
-//! src decoupled by an async pull node with two buffers of buffer_elems elements.
+//! src decoupled by an async pull node with two buffers of the given size each.
 template <class Src, std::enable_if_t<is_pull_node_v<Src>, int> = 0>
-auto async_pull(Src&& src, std::size_t buffer_elems = 1 << 16) {
-    return async_pull_node<Src>(std::forward<Src>(src), buffer_elems);
+auto async_pull(Src&& src, buffer_size size = {}) {
+    return async_pull_node<Src>(std::forward<Src>(src), size);
 }
 
-//! Stage for `src | async_pull(buffer_elems)`.
-inline auto async_pull(std::size_t buffer_elems = 1 << 16) {
-    return make_stage([buffer_elems](auto&& src) {
-        return async_pull(std::forward<decltype(src)>(src), buffer_elems);
-    });
+//! Stage for `src | async_pull(size)`.
+inline auto async_pull(buffer_size size = {}) {
+    return make_stage(
+        [size](auto&& src) { return async_pull(std::forward<decltype(src)>(src), size); });
 }
 
 }  // namespace emflow

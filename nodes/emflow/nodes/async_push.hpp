@@ -3,9 +3,12 @@
 // re-spawned while buffers are pending), so the pusher and the successor run in parallel.
 // push_stop() returns at once; the successor's push_stop() follows its last buffer.
 //
-//   auto side = async_push(sorter, 1 << 16);  auto main = split(src, side);
+// Its two buffers are sized like async_pull's (automatic, bytes(n) or elements(n) each).
+//
+//   auto side = async_push(sorter);  auto main = split(src, side);
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/swap_channel.hpp>
 
@@ -23,16 +26,18 @@ class async_push_node {
 public:
     using value_type = value_t<Succ>;  //!< element type
 
-    //! succ fed asynchronously through two buffers of buffer_elems elements.
-    async_push_node(Succ&& succ, std::size_t buffer_elems)
-        : succ_(std::forward<Succ>(succ)), capacity_(buffer_elems),
-          state_(std::make_unique<state>()) {}
+    //! succ fed asynchronously through two buffers of the given size each.
+    async_push_node(Succ&& succ, buffer_size size)
+        : succ_(std::forward<Succ>(succ)), size_(size), state_(std::make_unique<state>()) {}
 
-    //! Starts succ, allocates the buffers.
+    //! Starts succ, declares the buffers (allocated once assigned).
     void start(run_context& ctx) {
         succ_.start(ctx);
         ctx_ = &ctx;
-        state_->channel.open(ctx, capacity_);
+        ctx.memory().declare_run_long("async_push buffers", async_buffer_demand<value_type>(size_),
+                                      [this, &ctx](std::size_t b) {
+                                          state_->channel.open(ctx, b / 2 / sizeof(value_type));
+                                      });
         fill_ = 0;
     }
     //! Buffers x.
@@ -92,16 +97,16 @@ private:
     }
 
     stored_t<Succ> succ_;
-    std::size_t capacity_;
+    buffer_size size_;
     std::unique_ptr<state> state_;
     run_context* ctx_ = nullptr;
     std::size_t fill_ = 0;
 };
 
-//! An async push node in front of succ, with two buffers of buffer_elems elements.
+//! An async push node in front of succ, with two buffers of the given size each.
 template <class Succ>
-auto async_push(Succ&& succ, std::size_t buffer_elems = 1 << 16) {
-    return async_push_node<Succ>(std::forward<Succ>(succ), buffer_elems);
+auto async_push(Succ&& succ, buffer_size size = {}) {
+    return async_push_node<Succ>(std::forward<Succ>(succ), size);
 }
 
 }  // namespace emflow

@@ -5,6 +5,11 @@
 //   materialize(streamify(in) | transform(f), out);   // out: stxxl::vector, replaced
 //   materialize(src, std::back_inserter(v));          // any output iterator
 //   materialize(src, sink);                           // a push node: pushes all, then push_stop
+//
+// Each takes run_options last: one memory budget and a thread count for the whole graph, and a
+// progress report per phase (emflow/memory_budget.hpp):
+//
+//   materialize(graph, out, {512 << 20, 4, &report});
 #pragma once
 
 #include <emflow/node.hpp>
@@ -48,21 +53,27 @@ void drain(Src& src, F&& f) {
 //! Runs the graph ending in src, writing its elements to out; returns the final iterator.
 template <class Src, class OutIt,
           std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
-OutIt materialize(Src&& src, OutIt out) {
+OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
     run_graph([&](run_context& ctx) { src.start(ctx); },
               [&](run_context&) {
                   detail::drain(src, [&](auto first, std::size_t n) {
                       for (std::size_t i = 0; i < n; ++i) *out++ = first[i];
                   });
-              });
+              },
+              opt);
     return out;
 }
 
 //! Runs the graph ending in src, replacing out's contents by its elements.
 template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
-void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out) {
+void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out,
+                 const run_options& opt = {}) {
     out.clear();
-    run_graph([&](run_context& ctx) { src.start(ctx); },
+    run_graph([&](run_context& ctx) {
+                  src.start(ctx);
+                  ctx.memory().declare_run_long("vector writer",
+                                                memory_demand::fixed(vector_stream_bytes(out)));
+              },
               [&](run_context&) {
                   if constexpr (P == 1) {
                       // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose
@@ -77,13 +88,14 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out) {
                       });
                       writer.finish();
                   }
-              });
+              },
+              opt);
 }
 
 //! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
 template <class Src, class Sink,
           std::enable_if_t<detail::is_push_node<std::decay_t<Sink>>::value, int> = 0>
-void materialize(Src&& src, Sink&& sink) {
+void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
     using T = value_t<Src>;
     std::vector<T> scratch;
     run_graph(
@@ -91,6 +103,7 @@ void materialize(Src&& src, Sink&& sink) {
             src.start(ctx);
             sink.start(ctx);
             scratch.resize(default_chunk);
+            ctx.memory().declare_run_long("push chunk", memory_demand::fixed(default_chunk * sizeof(T)));
         },
         [&](run_context&) {
             while (!src.empty()) {
@@ -100,7 +113,8 @@ void materialize(Src&& src, Sink&& sink) {
                 src += n;
             }
             sink.push_stop();
-        });
+        },
+        opt);
 }
 
 }  // namespace emflow

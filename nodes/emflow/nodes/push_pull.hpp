@@ -3,9 +3,12 @@
 // different segments (e.g. the pushers are driven by an async node or a pump), otherwise the
 // pusher waits forever for a swap.
 //
-//   push_pull_node<std::uint64_t> pp(1 << 16);  split(src, pp) ... ; auto tail = pp | transform(f);
+// Its two buffers are sized like async_pull's (automatic, bytes(n) or elements(n) each).
+//
+//   push_pull_node<std::uint64_t> pp;  split(src, pp) ... ; auto tail = pp | transform(f);
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/swap_channel.hpp>
 
@@ -21,15 +24,18 @@ class push_pull_node {
 public:
     using value_type = T;  //!< element type
 
-    //! Two buffers of buffer_elems elements.
-    explicit push_pull_node(std::size_t buffer_elems = 1 << 16)
-        : capacity_(buffer_elems), channel_(std::make_unique<swap_channel<T>>()) {}
+    //! Two buffers of the given size each.
+    explicit push_pull_node(buffer_size size = {})
+        : size_(size), channel_(std::make_unique<swap_channel<T>>()) {}
 
-    //! Allocates the buffers (once, though reached from both sides).
+    //! Declares the buffers, allocated once assigned (once, though reached from both sides).
     void start(run_context& ctx) {
         if (started_) return;
         started_ = true;
-        channel_->open(ctx, capacity_);
+        ctx.memory().declare_run_long("push_pull buffers", async_buffer_demand<T>(size_),
+                                      [this, &ctx](std::size_t b) {
+                                          channel_->open(ctx, b / 2 / sizeof(T));
+                                      });
     }
 
     // ---- push side ----
@@ -83,7 +89,7 @@ private:
         if (!last) channel_->wait_swapped();
     }
 
-    std::size_t capacity_;
+    buffer_size size_;
     std::unique_ptr<swap_channel<T>> channel_;
     bool started_ = false;
     std::size_t fill_ = 0, pos_ = 0;

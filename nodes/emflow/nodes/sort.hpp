@@ -3,7 +3,10 @@
 // (Figure 5: an async pull in front of run creation, tasks of one run each) that overlaps with
 // the sorting of the previous run; otherwise the whole input is read at the first pull.
 //
-//   auto sorted = src | sort(by_first{}, 256 << 20);
+// Memory: src is started one phase below the node (emflow/memory_budget.hpp): the runs are
+// formed in src's phase, the merge runs in the phase the node is pulled in.
+//
+//   auto sorted = src | sort(by_first{}, 256 << 20);   // or sort(by_first{}): the run's budget
 #pragma once
 
 #include <emflow/node.hpp>
@@ -23,14 +26,19 @@ class sort_node {
 public:
     using value_type = value_t<Src>;  //!< element type
 
-    //! src sorted by cmp within memory_bytes.
+    //! src sorted by cmp within memory_bytes (0: as the run's budget assigns).
     sort_node(Src&& src, Cmp cmp, std::size_t memory_bytes, sort_options opt)
         : src_(std::forward<Src>(src)), sorter_(cmp, memory_bytes, opt), async_(opt.async_runs) {}
 
     //! Starts src and the sorter; spawns the reading segment (async runs).
     void start(run_context& ctx) {
-        src_.start(ctx);
-        sorter_.start(ctx);
+        {
+            memory_plan::below runs_phase(ctx.memory());
+            src_.start(ctx);
+            sorter_.start(ctx);
+        }
+        ctx.memory().declare_run_long("sort read chunk",
+                                      memory_demand::fixed(default_chunk * sizeof(value_type)));
         ctx_ = &ctx;
         if (async_) spawn_read();
     }
@@ -96,18 +104,30 @@ private:
     std::vector<value_type> scratch_;
 };
 
-//! src sorted by cmp within memory_bytes.
+//! src sorted by cmp within memory_bytes (0: as the run's budget assigns).
 template <class Src, class Cmp, std::enable_if_t<is_pull_node_v<Src>, int> = 0>
-auto sort(Src&& src, Cmp cmp, std::size_t memory_bytes, sort_options opt = {}) {
+auto sort(Src&& src, Cmp cmp, std::size_t memory_bytes = 0, sort_options opt = {}) {
     return sort_node<Src, Cmp>(std::forward<Src>(src), cmp, memory_bytes, opt);
 }
 
+//! src sorted by cmp with options, memory as the run's budget assigns.
+template <class Src, class Cmp, std::enable_if_t<is_pull_node_v<Src>, int> = 0>
+auto sort(Src&& src, Cmp cmp, sort_options opt) {
+    return sort_node<Src, Cmp>(std::forward<Src>(src), cmp, 0, opt);
+}
+
 //! Stage for `src | sort(cmp, memory_bytes, opt)`.
-template <class Cmp>
-auto sort(Cmp cmp, std::size_t memory_bytes, sort_options opt = {}) {
+template <class Cmp, std::enable_if_t<!is_pull_node_v<Cmp>, int> = 0>
+auto sort(Cmp cmp, std::size_t memory_bytes = 0, sort_options opt = {}) {
     return make_stage([cmp, memory_bytes, opt](auto&& src) {
         return sort(std::forward<decltype(src)>(src), cmp, memory_bytes, opt);
     });
+}
+
+//! Stage for `src | sort(cmp, opt)`, memory as the run's budget assigns.
+template <class Cmp>
+auto sort(Cmp cmp, sort_options opt) {
+    return sort(cmp, 0, opt);
 }
 
 }  // namespace emflow

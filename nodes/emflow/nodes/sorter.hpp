@@ -12,6 +12,11 @@
 // streams (prefetching, recursive merging if the runs exceed the budget). Pulling before the
 // input ended waits (suspends) until push_stop() was processed.
 //
+// Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
+// the merge are two consumers of different phases. A sorter given memory_bytes uses them for
+// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass
+// ((runs + 4 x disks + 1) blocks) when the budget has room for it then.
+//
 // Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
 // process), so no OpenMP team competes with the arena's threads.
 //
@@ -24,6 +29,7 @@
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/batch_buffer.hpp>
 
@@ -64,7 +70,8 @@ class sorter_node {
 public:
     using value_type = T;  //!< element type
 
-    //! A sorter by cmp using at most memory_bytes (run buffers, writer, merger).
+    //! A sorter by cmp using at most memory_bytes (run buffers, writer, merger); 0: as the
+    //! run's budget assigns.
     sorter_node(Cmp cmp, std::size_t memory_bytes, sort_options opt = {})
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
     sorter_node(sorter_node&&) noexcept = default;
@@ -79,25 +86,26 @@ public:
         }
     }
 
-    //! Checks the budget, allocates the run buffers (once, though reached from both sides).
-    //! A sorter may be pushed into and pulled over several graphs run one after the other (an
-    //! iteration's output is the next iteration's input): each start() rebinds it to the
-    //! running graph and registers its waits there (twice in one graph is harmless).
+    //! Declares its memory (file comment), checks an explicit budget. Run buffers are
+    //! allocated at the first push, merge buffers at the first pull. A sorter may be pushed into
+    //! and pulled over several graphs run one after the other (an iteration's output is the next
+    //! iteration's input): each start() rebinds it to the running graph and registers its waits
+    //! there; reached twice in one graph (push and pull side), it places its runs in the lower
+    //! phase and its merge in the higher one.
     void start(run_context& ctx) {
-        ctx_ = &ctx;
-        ctx.register_wait_point(state_->mutex, state_->wait);
+        const int level = ctx.memory().level();
+        if (run_ != ctx.id()) {
+            run_ = ctx.id();
+            ctx_ = &ctx;
+            ctx.register_wait_point(state_->mutex, state_->wait);
+            declare_memory(ctx.memory(), level);
+        } else if (runs_id_ != no_id && level != first_level_) {
+            ctx.memory().move_to(runs_id_, std::min(level, first_level_));
+            ctx.memory().move_to(merge_id_, std::max(level, first_level_));
+        }
         if (started_) return;
         started_ = true;
         ensure_external_memory();
-        std::size_t buffers = opt_.async_runs ? 2 : 1;
-        std::size_t min_memory = writer_memory + buffers * 2 * block_size;
-        if (memory_ < min_memory)
-            throw std::invalid_argument("emflow: sorter memory budget of " + std::to_string(memory_) +
-                                        " bytes is too small (at least " + std::to_string(min_memory) +
-                                        ")");
-        run_capacity_ = (memory_ - writer_memory) / buffers / sizeof(T);
-        state_->filling.reserve(run_capacity_);
-        if (opt_.async_runs) state_->spare.reserve(run_capacity_);
         state_->creator = std::make_unique<creator_type>(cmp_, writer_memory);
         // STXXL would merge with OpenMP threads (spinning beside the arena's workers): merging
         // streams with the sequential loser tree; parallelism comes from the arena.
@@ -107,11 +115,14 @@ public:
     // ---- push side ----
     //! Adds x.
     void push(const T& x) {
+        if (run_capacity_ == 0) allocate_runs();
         state_->filling.push_back(x);
         if (state_->filling.size() == run_capacity_) form_run(false);
     }
     //! Adds n elements.
     void push_batch(const T* p, std::size_t n) {
+        if (run_capacity_ == 0) allocate_runs();
+        if (runs_id_ != no_id) ctx_->memory().count(runs_id_, n, n * sizeof(T));
         while (n > 0) {
             std::size_t k = std::min(n, run_capacity_ - state_->filling.size());
             state_->filling.insert(state_->filling.end(), p, p + k);
@@ -143,6 +154,58 @@ public:
     std::uint64_t pushed() const { return state_->pushed; }
 
 private:
+    static constexpr std::size_t no_id = ~std::size_t(0);
+
+    //! Blocks of the merge beyond its runs: STXXL's minimum prefetch (2 per disk) and as many
+    //! again to overlap reading with merging.
+    static std::size_t merge_extra_blocks() {
+        return 4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1;
+    }
+    //! Least memory of the run formation.
+    std::size_t runs_minimum() const {
+        return writer_memory + (opt_.async_runs ? 2 : 1) * 2 * block_size;
+    }
+    //! Least memory of the merge: STXXL's recursive merge, (4 x disks + 3) blocks.
+    static std::size_t merge_minimum() {
+        return (4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 3) * block_size;
+    }
+
+    //! Declares the run formation (at level, unless the input already ended in an earlier
+    //! graph) and the merge (one level higher until a second start() places it).
+    void declare_memory(memory_plan& plan, int level) {
+        ensure_external_memory();
+        const bool explicit_budget = memory_ > 0;
+        if (explicit_budget && memory_ < std::max(runs_minimum(), merge_minimum()))
+            throw std::invalid_argument("emflow: sorter memory budget of " + std::to_string(memory_) +
+                                        " bytes is too small (at least " +
+                                        std::to_string(std::max(runs_minimum(), merge_minimum())) +
+                                        ")");
+        first_level_ = level;
+        runs_id_ = no_id;
+        if (!state_->input_done && run_capacity_ == 0) {
+            runs_id_ = plan.declare("sort runs", explicit_budget
+                                                     ? memory_demand::fixed(memory_)
+                                                     : memory_demand{runs_minimum(), unbounded_memory,
+                                                                     1, default_memory});
+            ++level;
+        }
+        // The merge is reserved its minimum; at its start it takes what its runs need from
+        // what is free then (memory_plan::acquire).
+        merge_id_ = plan.declare_at(level, "merge",
+                                    explicit_budget ? memory_demand::fixed(memory_)
+                                                    : memory_demand{merge_minimum(), unbounded_memory,
+                                                                    0, merge_minimum()});
+    }
+
+    //! Allocates the run buffers from the run formation's assignment.
+    void allocate_runs() {
+        const std::size_t buffers = opt_.async_runs ? 2 : 1;
+        std::size_t mem = ctx_->memory().acquire(runs_id_, ctx_->memory().assigned(runs_id_));
+        run_capacity_ = std::max<std::size_t>(1, (mem - std::min(mem, writer_memory)) / buffers / sizeof(T));
+        state_->filling.reserve(run_capacity_);
+        if (opt_.async_runs) state_->spare.reserve(run_capacity_);
+    }
+
     struct state {
         std::vector<T> filling, spare;
         std::unique_ptr<creator_type> creator;
@@ -215,6 +278,7 @@ private:
     void finish_input() {
         std::vector<T>().swap(state_->filling);  // the run buffers go before merging starts
         std::vector<T>().swap(state_->spare);
+        if (runs_id_ != no_id) ctx_->memory().release(runs_id_);
         std::lock_guard<std::mutex> lock(state_->mutex);
         state_->input_done = true;
         state_->wait.notify_all();
@@ -230,7 +294,16 @@ private:
             }
             runs_type runs = s.creator->result();
             s.creator.reset();
-            s.merger = std::make_unique<merger_type>(runs, cmp_, memory_);
+            memory_plan& plan = ctx_->memory();
+            std::size_t mem = memory_;
+            if (mem == 0) {  // automatic: one pass over its runs, if the budget has room
+                const std::size_t need = (runs->runs.size() + merge_extra_blocks()) * block_size;
+                plan.expect(merge_id_, s.pushed * sizeof(T));
+                mem = plan.acquire(merge_id_, std::max(need, merge_minimum()));
+            } else {
+                plan.acquire(merge_id_, mem);
+            }
+            s.merger = std::make_unique<merger_type>(runs, cmp_, mem);
             out_.allocate(default_chunk);
             merged_ = true;
         }
@@ -238,23 +311,35 @@ private:
         std::size_t n = 0;
         for (; n < out_.capacity() && !s.merger->empty(); ++n, ++*s.merger) out[n] = **s.merger;
         out_.filled(n);
-        if (s.merger->empty()) s.merger.reset();  // frees the merge buffers and the runs' blocks
+        plan_count(n);
+        if (s.merger->empty()) {
+            s.merger.reset();  // frees the merge buffers and the runs' blocks
+            ctx_->memory().release(merge_id_);
+        }
         return n > 0;
     }
 
+    void plan_count(std::size_t n) { ctx_->memory().count(merge_id_, n, n * sizeof(T)); }
+
+    //! Run formation memory of an automatic sorter in a run without a budget.
+    static constexpr std::size_t default_memory = std::size_t(64) << 20;
+
     Cmp cmp_;
-    std::size_t memory_;
+    std::size_t memory_;  // 0: automatic
     sort_options opt_;
     std::unique_ptr<state> state_;
     run_context* ctx_ = nullptr;
+    std::uint64_t run_ = 0;  // the run (run_context::id) the sorter was last started in
+    std::size_t runs_id_ = no_id, merge_id_ = no_id;
+    int first_level_ = 0;
     bool started_ = false, merged_ = false;
     std::size_t run_capacity_ = 0;
     batch_buffer<T> out_;
 };
 
-//! A push-fed sorter of T by cmp within memory_bytes.
+//! A push-fed sorter of T by cmp within memory_bytes (0: as the run's budget assigns).
 template <class T, class Cmp>
-sorter_node<T, Cmp> sorter(Cmp cmp, std::size_t memory_bytes, sort_options opt = {}) {
+sorter_node<T, Cmp> sorter(Cmp cmp, std::size_t memory_bytes = 0, sort_options opt = {}) {
     return sorter_node<T, Cmp>(cmp, memory_bytes, opt);
 }
 

@@ -113,8 +113,10 @@ public:
     //! Reads v, which must outlive the node and not change while the graph runs.
     explicit stxxl_vector_source(const Vector& v) : vec_(&v) {}
 
-    //! Opens the reader (prefetching starts here).
-    void start(run_context&) {
+    //! Opens the reader (prefetching starts here), declares its buffers.
+    void start(run_context& ctx) {
+        ctx.memory().declare_run_long("vector reader", memory_demand::fixed(
+            vector_stream_bytes(*vec_) + default_chunk * sizeof(value_type)));
         reader_ = std::make_unique<reader_type>(*vec_);
         buf_.allocate(default_chunk);
     }

@@ -25,10 +25,11 @@ std::size_t first_mismatch(const V& a, const V& b) {
                                                      : std::size_t(d.first - a.begin());
 }
 
-//! Runs both variants over pairs, checks them against the sorted reference.
-void check_diamond(const std::vector<diamond_pair>& pairs, std::size_t buffer_elems) {
+//! Runs both variants over pairs, checks them against the sorted reference; sorter_bytes 0:
+//! the graph's budget assigned automatically, else each sorter's own.
+void check_diamond(const std::vector<diamond_pair>& pairs, std::size_t sorter_bytes) {
     const std::size_t n = pairs.size();
-    INFO("n = " << n << ", async buffer = " << buffer_elems);
+    INFO("n = " << n << ", sorter bytes = " << sorter_bytes);
     diamond_input in;
     checksum ref_in;
     for (const auto& p : pairs) {
@@ -44,8 +45,8 @@ void check_diamond(const std::vector<diamond_pair>& pairs, std::size_t buffer_el
         ref_out.add(ref_quads.back());
     }
     diamond_config cfg;
-    cfg.memory_bytes = 16 << 20;  // about 0.2M pairs per run: several runs per sorter
-    cfg.async_buffer_elems = buffer_elems;
+    cfg.memory_bytes = 32 << 20;
+    cfg.sorter_bytes = sorter_bytes;  // 4 MiB: about 0.1M pairs per run, several per sorter
 
     for (auto variant : {diamond_variant::traditional, diamond_variant::parallel}) {
         INFO((variant == diamond_variant::parallel ? "parallel" : "traditional") << " variant");
@@ -73,7 +74,8 @@ TEST_CASE("Diamond: traditional and parallel variants agree with the reference",
             if (p == diamond_pair{0, 0}) p.first = 1;                  // reserved sentinel
             pairs.push_back(p);
         }
-        check_diamond(pairs, 1 + rng() % 5000);
+        check_diamond(pairs, 0);
+        check_diamond(pairs, 4 << 20);
     }
     CHECK(dir.entries() == 0);
 }
@@ -86,7 +88,7 @@ TEST_CASE("Diamond: pairs whose second component is 0 survive both sorts by seco
     std::vector<diamond_pair> pairs;
     for (std::uint64_t i = 0; i < 300000; ++i)
         pairs.emplace_back(1 + (i * 7919) % 100000, i % 10 == 0 ? 0 : 1 + (i * 104729) % 50000);
-    check_diamond(pairs, 4096);
+    check_diamond(pairs, 4 << 20);
     CHECK(dir.entries() == 0);
 }
 

@@ -9,7 +9,8 @@
 // Nodes 3, 6, 9 and 12 are the sorters' async run formation (Figure 5), 8 and 14 async pulls
 // after the merges. "Sort by first" breaks ties by the second component, so that the output is
 // fully determined. The pairs {0, 0} and {2^64-1, 2^64-1} are reserved (the sorts' sentinels).
-// The memory budget is shared equally by the four sorters.
+// One memory budget for the whole graph: the runtime splits it by phase (emflow/memory_budget.hpp):
+// runs of 4 and 10; merges of 4 and 10 with the runs of 7 and 13; merges of 7 and 13.
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -33,11 +34,15 @@ using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad>::result;  //!< see 
 //! Traditional (sequential) or parallel pipelining.
 enum class diamond_variant { traditional, parallel };
 
-//! Budgets and tuning of a Diamond run.
+//! Budget and tuning of a Diamond run.
 struct diamond_config {
-    std::size_t memory_bytes = std::size_t(1) << 30;  //!< shared by the four sorters
-    std::size_t async_buffer_elems = 1 << 16;         //!< per buffer of each async node
+    std::size_t memory_bytes = std::size_t(1) << 30;  //!< the budget of the whole graph
+    int threads = 0;                                  //!< 0: the shared flow arena
     bool parallel_sort = true;                        //!< sort each run in parallel
+    //! 0: the sorters' memory is assigned from memory_bytes. Otherwise every sorter's own budget
+    //! and no graph budget (a hand-made split, for comparison).
+    std::size_t sorter_bytes = 0;
+    progress* report = nullptr;  //!< per-phase progress; null: none
 };
 
 //! The checksums taken by nodes 1, 5, 11 and 16.
@@ -90,26 +95,26 @@ inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& ou
     using namespace diamond_order;
     const bool parallel = variant == diamond_variant::parallel;
     const sort_options opt{parallel, cfg.parallel_sort};
-    const std::size_t mem = cfg.memory_bytes / 4;
-    const std::size_t buf = cfg.async_buffer_elems;
+    const std::size_t mem = cfg.sorter_bytes;  // 0: assigned
+    const run_options run{mem ? 0 : cfg.memory_bytes, cfg.threads, cfg.report};
     diamond_checksums sums;
 
     sorter_node<diamond_pair, by_second_desc> node10(by_second_desc{}, mem, opt);
     auto node0 = streamify(in);
     auto node1 = tap_checksum(node0, sums.input);
     if (parallel) {
-        auto node9 = async_push(node10, buf);
+        auto node9 = async_push(node10);
         auto node2 = split(node1, node9);
         auto path_a = sort(sort(node2, by_second_asc{}, mem, opt) | tap_checksum(sums.asc_path),
-                           by_first{}, mem, opt) | async_pull(buf);
-        auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt) | async_pull(buf);
-        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out);
+                           by_first{}, mem, opt) | async_pull();
+        auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt) | async_pull();
+        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out, run);
     } else {
         auto node2 = split(node1, node10);
         auto path_a = sort(sort(node2, by_second_asc{}, mem, opt) | tap_checksum(sums.asc_path),
                            by_first{}, mem, opt);
         auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt);
-        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out);
+        materialize(zip(path_a, path_b) | tap_checksum(sums.output), out, run);
     }
     return sums;
 }

@@ -44,7 +44,7 @@ inline std::string phase_name(unsigned level, const char* what) {
 template <bool Async, class Src>
 decltype(auto) decouple(Src&& src) {
     if constexpr (Async)
-        return async_pull(std::forward<Src>(src), async_elems<value_t<Src>>());
+        return async_pull(std::forward<Src>(src), elements(async_elems<value_t<Src>>()));
     else
         return std::forward<Src>(src);
 }
@@ -154,8 +154,8 @@ void sort_suffixes(OpenText& open_text, std::uint64_t n, const ext_vector<Index>
                     out);
     };
     if constexpr (Async) {
-        auto p1 = async_push(s1, async_elems<C1>());
-        auto p2 = async_push(s2, async_elems<C2>());
+        auto p1 = async_push(s1, elements(async_elems<C1>()));
+        auto p2 = async_push(s2, elements(async_elems<C2>()));
         run(scan_classes<Sym, Index>(open_text(), ranks, n, p1, p2));
     } else {
         run(scan_classes<Sym, Index>(open_text(), ranks, n, s1, s2));

@@ -1,0 +1,409 @@
+// emflow/memory_budget.hpp: one memory budget for a whole flow graph. Every node that holds
+// memory declares a demand in bytes (minimum, maximum or unbounded, share) when it is started;
+// a node given an explicit size declares it as minimum and maximum, so it keeps it.
+//
+// Phases. A sort's run formation and its merge never hold memory at the same time, and the
+// nodes that stream into each other do. materialize() starts the graph at level 0; a sort
+// starts its input one level lower (its runs are formed there, its merge belongs to the level
+// it is pulled in), so a level is a phase: the consumers of one level run together, level l
+// ends before level l + 1 starts. Buffers allocated at start() and kept to the end (async
+// buffers, scratch chunks, vector readers and writers) are declared run-long: they are part of
+// every phase.
+//
+// Assignment. Before any work, assign() gives run-long consumers their default size (within
+// their bounds; at most a quarter of the budget together, never below their minima), then
+// splits the rest of the budget among each level's consumers by share within their bounds
+// (water-filling). A level whose minima exceed the budget is a config_error naming its
+// consumers and their minima. Without a budget every consumer gets its default.
+//
+// Accounting. Nodes acquire their memory when their phase starts and release it when it ends;
+// acquire() never grants more than the budget minus what others hold (but at least the
+// consumer's minimum), so phases that overlap at their edges (a merge pulled before the next
+// level's sibling finished) take what is left instead of exceeding the budget. Freed memory
+// goes back to the system: large blocks are mmap-ed (M_MMAP_THRESHOLD) and every release of a
+// large consumer trims the heap (malloc_trim), since glibc keeps freed memory otherwise.
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/progress.hpp>
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace emflow {
+
+//! A maximum meaning "as much as the budget gives".
+inline constexpr std::size_t unbounded_memory = std::numeric_limits<std::size_t>::max();
+
+//! A buffer size in bytes or in elements, or automatic (assigned from the run's budget).
+class buffer_size {
+public:
+    //! Automatic.
+    buffer_size() = default;
+    //! True if the run's budget decides.
+    bool automatic() const { return kind_ == kind::automatic; }
+    //! The size in bytes for elements of elem_bytes bytes (automatic: 0).
+    std::size_t in_bytes(std::size_t elem_bytes) const {
+        return kind_ == kind::elements ? n_ * elem_bytes : kind_ == kind::bytes ? n_ : 0;
+    }
+
+private:
+    enum class kind { automatic, bytes, elements };
+    buffer_size(kind k, std::size_t n) : kind_(k), n_(n) {}
+    friend buffer_size bytes(std::size_t);
+    friend buffer_size elements(std::size_t);
+    kind kind_ = kind::automatic;
+    std::size_t n_ = 0;
+};
+
+//! A size of n bytes.
+inline buffer_size bytes(std::size_t n) { return buffer_size(buffer_size::kind::bytes, n); }
+//! A size of n elements.
+inline buffer_size elements(std::size_t n) { return buffer_size(buffer_size::kind::elements, n); }
+
+//! What a node asks of the budget, in bytes.
+struct memory_demand {
+    std::size_t min_bytes = 0;                  //!< below this the node cannot work
+    std::size_t max_bytes = unbounded_memory;   //!< more is of no use
+    double share = 1;                           //!< weight in the split of the rest
+    std::size_t default_bytes = 0;             //!< without a budget (clamped to min, max)
+
+    //! A fixed size: what a node given an explicit size declares.
+    static memory_demand fixed(std::size_t b) { return {b, b, 0, b}; }
+};
+
+//! The demand of an async node's two buffers of T: size per buffer, or automatic (between 64
+//! KiB and 16 MiB each, 1 MiB without a budget, a small share of it).
+template <class T>
+memory_demand async_buffer_demand(buffer_size size) {
+    if (!size.automatic()) return memory_demand::fixed(2 * std::max(size.in_bytes(sizeof(T)), sizeof(T)));
+    const std::size_t lo = std::max<std::size_t>(64 << 10, sizeof(T));
+    return {2 * lo, 2 * (std::size_t(16) << 20), 0.05, 2 * (std::size_t(1) << 20)};
+}
+
+//! The buffers of an stxxl::vector's bufreader or bufwriter over v: STXXL's default of 2 blocks
+//! per disk, and the current one.
+template <class Vector>
+std::size_t vector_stream_bytes(const Vector&) {
+    ensure_external_memory();
+    return (2 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1) *
+           Vector::block_type::raw_size;
+}
+
+//! The settings of one run of a graph (materialize(graph, out, options)).
+struct run_options {
+    std::size_t memory_bytes = 0;  //!< the budget of the whole graph; 0: none
+    int threads = 0;               //!< threads of the run's arena; 0: the shared arena
+    progress* report = nullptr;    //!< per-phase progress; null: none
+};
+
+//! One phase as assigned: its consumers and their bytes.
+struct memory_phase {
+    int level = 0;                                                 //!< its level
+    std::vector<std::pair<std::string, std::size_t>> consumers;    //!< name, assigned bytes
+};
+
+//! The memory declarations, assignment and accounting of one run (see the file comment).
+class memory_plan {
+public:
+    using id = std::size_t;  //!< a declared consumer
+    //! Called with the consumer's assignment before any work starts.
+    using on_assigned = std::function<void(std::size_t)>;
+
+    //! A plan for a run with budget bytes (0: none), reporting phases to report (may be null).
+    explicit memory_plan(std::size_t budget = 0, progress* report = nullptr)
+        : budget_(budget), report_(report) {
+        if (budget_ > 0) return_freed_memory_to_system();
+    }
+    memory_plan(const memory_plan&) = delete;
+    memory_plan& operator=(const memory_plan&) = delete;
+    ~memory_plan() { end_phases(); }
+
+    //! The run's budget (0: none).
+    std::size_t budget() const { return budget_; }
+    //! The level nodes started now belong to.
+    int level() const { return level_; }
+
+    //! Lowers the level by one while it lives: a sort starts its input inside one.
+    class below {
+    public:
+        //! Enters the level below p's current one.
+        explicit below(memory_plan& p) : p_(p) { --p_.level_; }
+        ~below() { ++p_.level_; }
+        below(const below&) = delete;
+        below& operator=(const below&) = delete;
+
+    private:
+        memory_plan& p_;
+    };
+
+    //! Declares a consumer of the current level.
+    id declare(std::string name, const memory_demand& d, on_assigned cb = {}) {
+        return add(std::move(name), d, level_, false, std::move(cb));
+    }
+    //! Declares a consumer of the given level.
+    id declare_at(int level, std::string name, const memory_demand& d, on_assigned cb = {}) {
+        return add(std::move(name), d, level, false, std::move(cb));
+    }
+    //! Declares a consumer present in every phase (allocated at start, kept to the end; it is
+    //! counted as held from assign() on, without acquire() and release()).
+    id declare_run_long(std::string name, const memory_demand& d, on_assigned cb = {}) {
+        return add(std::move(name), d, 0, true, std::move(cb));
+    }
+    //! Moves a consumer to another level (before assign()).
+    void move_to(id c, int level) { consumers_.at(c).level = level; }
+    //! The level of a consumer.
+    int level_of(id c) const { return consumers_.at(c).level; }
+
+    //! Assigns the budget (file comment) and tells every consumer; throws config_error.
+    void assign() {
+        assign_run_long();
+        std::map<int, std::vector<consumer*>> levels;
+        for (auto& c : consumers_)
+            if (!c.run_long) levels[c.level].push_back(&c);
+        for (auto& [level, cs] : levels) assign_level(level, cs);
+        held_ = peak_ = run_long_;  // run-long buffers are held from start to end
+        for (auto& c : consumers_)
+            if (c.cb) c.cb(c.assigned);
+    }
+
+    //! The bytes assigned to c.
+    std::size_t assigned(id c) const { return consumers_.at(c).assigned; }
+
+    //! c starts to hold up to want bytes: returns what it may use (file comment), and begins
+    //! its phase's progress report if it is the phase's first.
+    std::size_t acquire(id c, std::size_t want) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        consumer& k = consumers_.at(c);
+        std::size_t grant = want;
+        if (budget_ > 0) {
+            const std::size_t others = held_ - k.held;
+            const std::size_t free = budget_ > others ? budget_ - others : 0;
+            grant = std::max(std::min(want, free), std::min(want, k.demand.min_bytes));
+        }
+        held_ = held_ - k.held + grant;
+        k.held = grant;
+        peak_ = std::max(peak_, held_);
+        if (!k.run_long) begin_phase_locked(k.level);
+        return grant;
+    }
+    //! c freed its memory; ends its phase's report if c was the phase's last holder.
+    void release(id c) {
+        std::size_t freed;
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            consumer& k = consumers_.at(c);
+            freed = k.held;
+            held_ -= k.held;
+            k.held = 0;
+            if (!k.run_long && !k.released) {
+                k.released = true;
+                end_phase_if_done_locked(k.level);
+            }
+        }
+        if (freed >= trim_threshold) ::malloc_trim(0);
+    }
+    //! Counts items and bytes done by c's phase (its progress report).
+    void count(id c, std::uint64_t items, std::uint64_t bytes_done) {
+        if (!report_) return;
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (phase_report* r = find_report(consumers_.at(c).level)) r->ph.add(items, bytes_done);
+    }
+    //! Sets the bytes c's phase is expected to process (its time-left estimate).
+    void expect(id c, std::uint64_t bytes_total) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        expected_[consumers_.at(c).level] += bytes_total;
+    }
+
+    //! Most bytes held at once so far.
+    std::size_t peak_held() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return peak_;
+    }
+    //! The phases as assigned, lowest level first (run-long consumers as level INT_MIN).
+    std::vector<memory_phase> phases() const {
+        std::map<int, memory_phase> m;
+        for (const auto& c : consumers_) {
+            const int l = c.run_long ? std::numeric_limits<int>::min() : c.level;
+            m[l].level = l;
+            m[l].consumers.emplace_back(c.name, c.assigned);
+        }
+        std::vector<memory_phase> out;
+        for (auto& [l, p] : m) out.push_back(std::move(p));
+        return out;
+    }
+    //! Ends every phase report still open (the run ended).
+    void end_phases() {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto& r : reports_) r.ph.end();
+    }
+
+    //! Makes glibc return freed large buffers to the system at once (process-wide, once).
+    static void return_freed_memory_to_system() {
+        static const bool done = [] { return ::mallopt(M_MMAP_THRESHOLD, int(trim_threshold)) == 1; }();
+        static_cast<void>(done);
+    }
+
+    //! Buffers from this size on are mmap-ed, and their release trims the heap.
+    static constexpr std::size_t trim_threshold = std::size_t(1) << 20;
+
+private:
+    struct consumer {
+        std::string name;
+        memory_demand demand;
+        int level = 0;
+        bool run_long = false;
+        on_assigned cb;
+        std::size_t assigned = 0, held = 0;
+        bool released = false;
+    };
+    struct phase_report {
+        int level;
+        progress::phase ph;
+    };
+
+    id add(std::string name, memory_demand d, int level, bool run_long, on_assigned cb) {
+        d.max_bytes = std::max(d.max_bytes, d.min_bytes);
+        consumers_.push_back({std::move(name), d, level, run_long, std::move(cb)});
+        return consumers_.size() - 1;
+    }
+
+    static std::size_t clamp(std::size_t x, const memory_demand& d) {
+        return std::clamp(x, d.min_bytes, d.max_bytes);
+    }
+
+    void assign_run_long() {
+        std::size_t sum_min = 0, sum_default = 0;
+        for (auto& c : consumers_) {
+            if (!c.run_long) continue;
+            c.assigned = clamp(c.demand.default_bytes, c.demand);
+            sum_min += c.demand.min_bytes;
+            sum_default += c.assigned;
+        }
+        run_long_ = sum_default;
+        const std::size_t cap = budget_ / 4;
+        if (budget_ == 0 || sum_default <= cap) return;
+        // scale the part above the minima down to the cap
+        const std::size_t room = cap > sum_min ? cap - sum_min : 0;
+        const double f = double(room) / double(sum_default - sum_min);
+        run_long_ = 0;
+        for (auto& c : consumers_) {
+            if (!c.run_long) continue;
+            c.assigned = c.demand.min_bytes +
+                         std::size_t(f * double(c.assigned - c.demand.min_bytes));
+            run_long_ += c.assigned;
+        }
+    }
+
+    void assign_level(int level, std::vector<consumer*>& cs) {
+        if (budget_ == 0) {
+            for (consumer* c : cs) c->assigned = clamp(c->demand.default_bytes, c->demand);
+            return;
+        }
+        std::size_t minima = run_long_min();
+        for (consumer* c : cs) minima += c->demand.min_bytes;
+        if (minima > budget_) throw too_small(level, cs, minima);
+        // water-filling: split the rest by share; fix those clamped at a bound, repeat
+        std::size_t rest = budget_ - run_long_;
+        std::vector<consumer*> open;
+        for (consumer* c : cs) {
+            if (c->demand.share <= 0 || c->demand.min_bytes == c->demand.max_bytes) {
+                c->assigned = c->demand.min_bytes;
+                rest -= std::min(rest, c->assigned);
+            } else {
+                open.push_back(c);
+            }
+        }
+        while (!open.empty()) {
+            double shares = 0;
+            for (consumer* c : open) shares += c->demand.share;
+            std::vector<consumer*> next;
+            bool clamped = false;
+            for (consumer* c : open) {
+                const auto want = std::size_t(double(rest) * c->demand.share / shares);
+                if (want < c->demand.min_bytes || want > c->demand.max_bytes) {
+                    c->assigned = clamp(want, c->demand);
+                    rest -= std::min(rest, c->assigned);
+                    clamped = true;
+                } else {
+                    next.push_back(c);
+                }
+            }
+            if (!clamped) {
+                for (consumer* c : next)
+                    c->assigned = std::size_t(double(rest) * c->demand.share / shares);
+                break;
+            }
+            open = std::move(next);
+        }
+    }
+
+    std::size_t run_long_min() const {
+        std::size_t s = 0;
+        for (const auto& c : consumers_)
+            if (c.run_long) s += c.demand.min_bytes;
+        return s;
+    }
+
+    config_error too_small(int level, const std::vector<consumer*>& cs, std::size_t minima) const {
+        std::string msg = "emflow: memory budget of " + std::to_string(budget_) +
+                          " bytes is below the " + std::to_string(minima) +
+                          " bytes the nodes of phase " + std::to_string(level) + " need at least:";
+        auto list = [&](const consumer& c) {
+            msg += " " + c.name + " " + std::to_string(c.demand.min_bytes) + ";";
+        };
+        for (const auto& c : consumers_)
+            if (c.run_long) list(c);
+        for (const consumer* c : cs) list(*c);
+        msg.pop_back();
+        return config_error(msg);
+    }
+
+    phase_report* find_report(int level) {
+        for (auto& r : reports_)
+            if (r.level == level) return &r;
+        return nullptr;
+    }
+
+    void begin_phase_locked(int level) {
+        if (!report_ || find_report(level)) return;
+        std::string name = "phase " + std::to_string(level) + " (";
+        for (const auto& c : consumers_)
+            if (!c.run_long && c.level == level) name += c.name + ", ";
+        name.resize(name.size() - 2);
+        name += ")";
+        const auto it = expected_.find(level);
+        reports_.push_back({level, report_->begin(std::move(name),
+                                                  it == expected_.end() ? 0 : it->second)});
+    }
+
+    void end_phase_if_done_locked(int level) {
+        phase_report* r = find_report(level);
+        if (!r) return;
+        for (const auto& c : consumers_)
+            if (!c.run_long && c.level == level && !c.released) return;
+        r->ph.end();
+    }
+
+    std::size_t budget_;
+    progress* report_;
+    int level_ = 0;
+    std::vector<consumer> consumers_;  // ids are indexes; declared while the graph is started
+    std::size_t run_long_ = 0;
+    mutable std::mutex mutex_;  // held_, peak_, the consumers' held bytes, reports_, expected_
+    std::size_t held_ = 0, peak_ = 0;
+    std::vector<phase_report> reports_;
+    std::map<int, std::uint64_t> expected_;
+};
+
+}  // namespace emflow
