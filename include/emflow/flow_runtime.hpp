@@ -216,12 +216,14 @@ void run_graph(Start&& start, Drive&& drive, const run_options& opt = {}) {
         run_context ctx(opt);
         start(ctx);  // throws before any task ran: nothing to wait for
         ctx.started();
+        if (opt.memory) opt.memory->phases = ctx.memory().phases();
         try {
             drive(ctx);
         } catch (...) {
             ctx.fail(std::current_exception());
         }
         ctx.wait_all();
+        if (opt.memory) opt.memory->peak_held = ctx.memory().peak_held();
         if (auto e = ctx.error()) std::rethrow_exception(e);
         if (ctx.cancelled()) throw flow_cancelled();
     };

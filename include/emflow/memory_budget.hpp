@@ -11,7 +11,7 @@
 // every phase.
 //
 // Assignment. Before any work, assign() gives run-long consumers their default size (within
-// their bounds; at most a quarter of the budget together, never below their minima), then
+// their bounds; together at most a sixteenth of the budget above their minima), then
 // splits the rest of the budget among each level's consumers by share within their bounds
 // (water-filling). A level whose minima exceed the budget is a config_error naming its
 // consumers and their minima. Without a budget every consumer gets its default.
@@ -21,7 +21,8 @@
 // consumer's minimum), so phases that overlap at their edges (a merge pulled before the next
 // level's sibling finished) take what is left instead of exceeding the budget. Freed memory
 // goes back to the system: large blocks are mmap-ed (M_MMAP_THRESHOLD) and every release of a
-// large consumer trims the heap (malloc_trim), since glibc keeps freed memory otherwise.
+// large consumer (and the start of a run with a budget) trims the heap (malloc_trim), since
+// glibc keeps freed memory otherwise.
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -91,26 +92,33 @@ memory_demand async_buffer_demand(buffer_size size) {
     return {2 * lo, 2 * (std::size_t(16) << 20), 0.05, 2 * (std::size_t(1) << 20)};
 }
 
-//! The buffers of an stxxl::vector's bufreader or bufwriter over v: STXXL's default of 2 blocks
-//! per disk, and the current one.
+//! The buffers of a bufreader or bufwriter over an stxxl::vector of type Vector: STXXL's default
+//! of 2 blocks per disk, and the current one.
 template <class Vector>
-std::size_t vector_stream_bytes(const Vector&) {
+std::size_t vector_stream_bytes() {
     ensure_external_memory();
     return (2 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1) *
            Vector::block_type::raw_size;
 }
 
-//! The settings of one run of a graph (materialize(graph, out, options)).
-struct run_options {
-    std::size_t memory_bytes = 0;  //!< the budget of the whole graph; 0: none
-    int threads = 0;               //!< threads of the run's arena; 0: the shared arena
-    progress* report = nullptr;    //!< per-phase progress; null: none
-};
-
 //! One phase as assigned: its consumers and their bytes.
 struct memory_phase {
     int level = 0;                                                 //!< its level
     std::vector<std::pair<std::string, std::size_t>> consumers;    //!< name, assigned bytes
+};
+
+//! What a run did with its memory.
+struct memory_report {
+    std::vector<memory_phase> phases;  //!< the assignment, run-long consumers first
+    std::size_t peak_held = 0;         //!< most bytes the nodes held at once
+};
+
+//! The settings of one run of a graph (materialize(graph, out, options)).
+struct run_options {
+    std::size_t memory_bytes = 0;     //!< the budget of the whole graph; 0: none
+    int threads = 0;                  //!< threads of the run's arena; 0: the shared arena
+    progress* report = nullptr;       //!< per-phase progress; null: none
+    memory_report* memory = nullptr;  //!< receives the assignment and the peak; null: none
 };
 
 //! The memory declarations, assignment and accounting of one run (see the file comment).
@@ -123,7 +131,9 @@ public:
     //! A plan for a run with budget bytes (0: none), reporting phases to report (may be null).
     explicit memory_plan(std::size_t budget = 0, progress* report = nullptr)
         : budget_(budget), report_(report) {
-        if (budget_ > 0) return_freed_memory_to_system();
+        if (budget_ == 0) return;
+        return_freed_memory_to_system();
+        ::malloc_trim(0);  // what earlier work freed is not this run's
     }
     memory_plan(const memory_plan&) = delete;
     memory_plan& operator=(const memory_plan&) = delete;
@@ -291,11 +301,10 @@ private:
             sum_default += c.assigned;
         }
         run_long_ = sum_default;
-        const std::size_t cap = budget_ / 4;
-        if (budget_ == 0 || sum_default <= cap) return;
-        // scale the part above the minima down to the cap
-        const std::size_t room = cap > sum_min ? cap - sum_min : 0;
-        const double f = double(room) / double(sum_default - sum_min);
+        // what they get above their minima: at most a sixteenth of the budget
+        const std::size_t cap = budget_ / 16;
+        if (budget_ == 0 || sum_default - sum_min <= cap) return;
+        const double f = double(cap) / double(sum_default - sum_min);
         run_long_ = 0;
         for (auto& c : consumers_) {
             if (!c.run_long) continue;

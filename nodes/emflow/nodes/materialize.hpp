@@ -72,7 +72,7 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out,
     run_graph([&](run_context& ctx) {
                   src.start(ctx);
                   ctx.memory().declare_run_long("vector writer",
-                                                memory_demand::fixed(vector_stream_bytes(out)));
+                                                memory_demand::fixed(vector_stream_bytes<stxxl::vector<T, P, Pager, B, A, S>>()));
               },
               [&](run_context&) {
                   if constexpr (P == 1) {

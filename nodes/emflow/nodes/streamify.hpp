@@ -116,7 +116,7 @@ public:
     //! Opens the reader (prefetching starts here), declares its buffers.
     void start(run_context& ctx) {
         ctx.memory().declare_run_long("vector reader", memory_demand::fixed(
-            vector_stream_bytes(*vec_) + default_chunk * sizeof(value_type)));
+            vector_stream_bytes<Vector>() + default_chunk * sizeof(value_type)));
         reader_ = std::make_unique<reader_type>(*vec_);
         buf_.allocate(default_chunk);
     }

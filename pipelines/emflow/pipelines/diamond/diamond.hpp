@@ -27,9 +27,11 @@ namespace emflow::pipelines {
 using diamond_pair = std::pair<std::uint64_t, std::uint64_t>;
 //! An output element: the two paths rejoined.
 using diamond_quad = std::pair<diamond_pair, diamond_pair>;
-//! The external vectors the graph reads and writes.
-using diamond_input = stxxl::VECTOR_GENERATOR<diamond_pair>::result;
-using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad>::result;  //!< see diamond_input
+//! The external vectors the graph reads and writes. The graph streams them, so their page
+//! cache is one page of two blocks (4 MiB) instead of STXXL's default 64 MiB, which a vector of
+//! pairs touches (and keeps resident) at construction.
+using diamond_input = stxxl::VECTOR_GENERATOR<diamond_pair, 2, 1>::result;
+using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad, 2, 1>::result;  //!< see diamond_input
 
 //! Traditional (sequential) or parallel pipelining.
 enum class diamond_variant { traditional, parallel };
@@ -42,7 +44,8 @@ struct diamond_config {
     //! 0: the sorters' memory is assigned from memory_bytes. Otherwise every sorter's own budget
     //! and no graph budget (a hand-made split, for comparison).
     std::size_t sorter_bytes = 0;
-    progress* report = nullptr;  //!< per-phase progress; null: none
+    progress* report = nullptr;       //!< per-phase progress; null: none
+    memory_report* memory = nullptr;  //!< receives the memory assignment; null: none
 };
 
 //! The checksums taken by nodes 1, 5, 11 and 16.
@@ -96,7 +99,7 @@ inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& ou
     const bool parallel = variant == diamond_variant::parallel;
     const sort_options opt{parallel, cfg.parallel_sort};
     const std::size_t mem = cfg.sorter_bytes;  // 0: assigned
-    const run_options run{mem ? 0 : cfg.memory_bytes, cfg.threads, cfg.report};
+    const run_options run{mem ? 0 : cfg.memory_bytes, cfg.threads, cfg.report, cfg.memory};
     diamond_checksums sums;
 
     sorter_node<diamond_pair, by_second_desc> node10(by_second_desc{}, mem, opt);

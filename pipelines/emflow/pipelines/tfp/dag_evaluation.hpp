@@ -11,13 +11,19 @@
 // queue non-empty while nodes remain, so nodes without predecessors are reached too. Values
 // are written in id order to an external vector.
 //
-//   emflow::tfp::evaluation_config cfg;  cfg.queue.memory_bytes = 32 << 20;
+// One budget (evaluation_config::memory_bytes) covers the whole evaluation: the vectors' streams,
+// the window's arrays (max_window), and the queue with the bulk held outside it and the messages
+// pushed back (as much again as the queue: emflow/limit_rules.hpp), so the queue gets half of
+// what the streams and the window leave.
+//
+//   emflow::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
 //   emflow::adaptive_window window(emflow::tfp::default_target_bulk(cfg));
 //   emflow::tfp::value_vector values;
 //   auto stats = emflow::tfp::evaluate_dag(inputs, edges, values, window, cfg);
 #pragma once
 
 #include <emflow/limit_rules.hpp>
+#include <emflow/memory_budget.hpp>
 #include <emflow/ppq.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/time_forward.hpp>
@@ -49,16 +55,43 @@ using message_queue = parallel_priority_queue<message, later_target>;
 
 //! Settings of evaluate_dag.
 struct evaluation_config {
+    //! The budget of the whole evaluation (file comment); 0: queue.memory_bytes and max_window
+    //! as set, the rest not counted.
+    std::size_t memory_bytes = 0;
     ppq_config queue;                      //!< the message queue (its memory budget)
     unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
     std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
 };
 
+//! Bytes of a window's arrays per node (values, inputs, levels, order, edge offsets, and two
+//! out-edges on average).
+inline constexpr std::size_t window_bytes_per_node = 8 * 8 + 2 * sizeof(dag_edge);
+
+//! cfg with the queue's budget and max_window derived from cfg.memory_bytes (file comment);
+//! cfg itself if it has no budget. Throws config_error if the budget is too small.
+inline evaluation_config resolve_budget(evaluation_config cfg) {
+    if (cfg.memory_bytes == 0) return cfg;
+    const std::size_t streams = vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
+    const std::size_t window_cap = cfg.memory_bytes / 8;
+    cfg.max_window = std::clamp<std::uint64_t>(window_cap / window_bytes_per_node, 1024,
+                                               cfg.max_window);
+    const std::size_t window = cfg.max_window * window_bytes_per_node;
+    const std::size_t queue_min = 8 << 20;
+    if (cfg.memory_bytes < streams + window + 2 * queue_min)
+        throw config_error("emflow::tfp: memory budget of " + std::to_string(cfg.memory_bytes) +
+                           " bytes is below the " + std::to_string(streams + window + 2 * queue_min) +
+                           " bytes the evaluation needs at least: vector streams " +
+                           std::to_string(streams) + "; window " + std::to_string(window) +
+                           "; queue and bulks " + std::to_string(2 * queue_min));
+    cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 2;
+    return cfg;
+}
+
 //! The target bulk of an adaptive_window driving evaluate_dag with cfg, derived from the queue's
 //! memory budget (emflow::memory_target_bulk: 2^19 messages for a 32 MiB queue). Not tuned for
 //! a graph: why bulks this large pay off is explained in emflow/limit_rules.hpp.
 inline std::size_t default_target_bulk(const evaluation_config& cfg) {
-    return memory_target_bulk(cfg.queue.memory_bytes, sizeof(message));
+    return memory_target_bulk(resolve_budget(cfg).queue.memory_bytes, sizeof(message));
 }
 
 namespace detail {
@@ -194,7 +227,9 @@ private:
 template <typename NodeVector, typename EdgeVector, typename ValueVector, typename Window>
 time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edges,
                                 ValueVector& values, Window& window,
-                                const evaluation_config& cfg = evaluation_config()) {
+                                const evaluation_config& config = evaluation_config()) {
+    const evaluation_config cfg = resolve_budget(config);
+    if (cfg.memory_bytes > 0) memory_plan::return_freed_memory_to_system();
     if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
         throw std::invalid_argument("emflow::tfp::evaluate_dag: max_window must be in [1, 2^31]");
     const std::uint64_t n = inputs.size();

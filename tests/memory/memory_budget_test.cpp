@@ -1,0 +1,251 @@
+// One memory budget per graph: the assignment by share within bounds, per phase; the
+// config_error before any work; the phases a graph's sorts make; a run's own thread count.
+#include <catch2/catch.hpp>
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/diamond/diamond.hpp>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "test_env.hpp"
+
+using namespace emflow;
+using u64 = std::uint64_t;
+
+namespace {
+
+constexpr std::size_t MiB = std::size_t(1) << 20;
+
+struct less_u64 {
+    bool operator()(u64 a, u64 b) const { return a < b; }
+    u64 min_value() const { return 0; }
+    u64 max_value() const { return std::numeric_limits<u64>::max(); }
+};
+
+//! The assigned bytes of the consumers named name in the phase of level (0 if none).
+std::vector<std::size_t> assigned(const memory_report& r, int level, const std::string& name) {
+    std::vector<std::size_t> out;
+    for (const auto& p : r.phases)
+        if (p.level == level)
+            for (const auto& [n, b] : p.consumers)
+                if (n == name) out.push_back(b);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("memory_plan: shares split the rest of a phase within the bounds", "[memory]") {
+    memory_plan plan(100 * MiB);
+    auto a = plan.declare("a", {1 * MiB, unbounded_memory, 1, 0});
+    auto b = plan.declare("b", {1 * MiB, 30 * MiB, 1, 0});
+    auto c = plan.declare("c", memory_demand::fixed(20 * MiB));
+    auto d = plan.declare("d", {1 * MiB, unbounded_memory, 3, 0});
+    memory_plan::below lower(plan);
+    auto e = plan.declare("e", {1 * MiB, unbounded_memory, 1, 0});
+    std::size_t told = 0;
+    auto f = plan.declare_run_long("f", {0, unbounded_memory, 1, 4 * MiB},
+                                   [&](std::size_t x) { told = x; });
+    plan.assign();
+    CHECK(plan.assigned(c) == 20 * MiB);  // an explicit size is kept
+    CHECK(plan.assigned(f) == 4 * MiB);   // run-long: its default
+    CHECK(told == 4 * MiB);
+    // 100 - 4 - 20 = 76 MiB by shares 1:1:3 (b's maximum of 30 MiB is not reached)
+    CHECK(plan.assigned(a) == 76 * MiB / 5);
+    CHECK(plan.assigned(b) == 76 * MiB / 5);
+    CHECK(plan.assigned(d) == 3 * 76 * MiB / 5);
+    // another phase has the whole budget but the run-long part
+    CHECK(plan.assigned(e) >= 96 * MiB - 1);
+    CHECK(plan.assigned(e) <= 96 * MiB);
+}
+
+TEST_CASE("memory_plan: a consumer at its maximum leaves the rest to the others", "[memory]") {
+    memory_plan plan(100 * MiB);
+    auto a = plan.declare("a", {1 * MiB, unbounded_memory, 1, 0});
+    auto b = plan.declare("b", {1 * MiB, 10 * MiB, 1, 0});
+    auto c = plan.declare("c", {40 * MiB, unbounded_memory, 0.1, 0});
+    plan.assign();
+    CHECK(plan.assigned(b) == 10 * MiB);
+    CHECK(plan.assigned(c) == 40 * MiB);  // its share gives less than its minimum
+    CHECK(plan.assigned(a) >= 50 * MiB - 1);
+    CHECK(plan.assigned(a) <= 50 * MiB);
+}
+
+TEST_CASE("memory_plan: without a budget every consumer gets its default", "[memory]") {
+    memory_plan plan;
+    auto a = plan.declare("a", {2 * MiB, 8 * MiB, 1, 64 * MiB});
+    auto b = plan.declare("b", {2 * MiB, unbounded_memory, 1, 1 * MiB});
+    auto c = plan.declare("c", memory_demand::fixed(3 * MiB));
+    plan.assign();
+    CHECK(plan.assigned(a) == 8 * MiB);
+    CHECK(plan.assigned(b) == 2 * MiB);
+    CHECK(plan.assigned(c) == 3 * MiB);
+}
+
+TEST_CASE("memory_plan: run-long buffers take at most a sixteenth of the budget above their minima", "[memory]") {
+    memory_plan plan(64 * MiB);
+    auto a = plan.declare_run_long("a", {1 * MiB, unbounded_memory, 1, 40 * MiB});
+    auto b = plan.declare_run_long("b", {1 * MiB, unbounded_memory, 1, 40 * MiB});
+    auto f = plan.declare_run_long("f", memory_demand::fixed(8 * MiB));
+    auto c = plan.declare("c", {1 * MiB, unbounded_memory, 1, 0});
+    plan.assign();
+    CHECK(plan.assigned(a) == plan.assigned(b));
+    CHECK(plan.assigned(f) == 8 * MiB);
+    CHECK(plan.assigned(a) + plan.assigned(b) <= 6 * MiB);  // 2 MiB minima + 4 MiB
+    CHECK(plan.assigned(a) + plan.assigned(b) >= 6 * MiB - 2);
+    CHECK(plan.assigned(c) >= 50 * MiB - 2);
+    CHECK(plan.assigned(c) <= 50 * MiB);
+}
+
+TEST_CASE("memory_plan: fixed run-long buffers above a quarter of the budget stay fixed", "[memory]") {
+    memory_plan plan(32 * MiB);
+    auto a = plan.declare_run_long("reader", memory_demand::fixed(6 * MiB));
+    auto b = plan.declare_run_long("writer", memory_demand::fixed(6 * MiB));
+    auto c = plan.declare("c", {1 * MiB, unbounded_memory, 1, 0});
+    plan.assign();
+    CHECK(plan.assigned(a) == 6 * MiB);
+    CHECK(plan.assigned(b) == 6 * MiB);
+    CHECK(plan.assigned(c) == 20 * MiB);
+    CHECK(plan.acquire(c, 20 * MiB) == 20 * MiB);
+}
+
+TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming them", "[memory][errors]") {
+    memory_plan plan(10 * MiB);
+    plan.declare_run_long("reader", memory_demand::fixed(4 * MiB));
+    plan.declare("sort runs", {5 * MiB, unbounded_memory, 1, 0});
+    plan.declare("merge", {2 * MiB, unbounded_memory, 0, 0});
+    try {
+        plan.assign();
+        FAIL("no config_error");
+    } catch (const config_error& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("reader 4194304") != std::string::npos);
+        CHECK(msg.find("sort runs 5242880") != std::string::npos);
+        CHECK(msg.find("merge 2097152") != std::string::npos);
+        CHECK(msg.find("11534336") != std::string::npos);  // the sum
+    }
+}
+
+TEST_CASE("memory_plan: acquire never grants more than is free, but at least the minimum", "[memory]") {
+    memory_plan plan(100 * MiB);
+    auto a = plan.declare("a", {10 * MiB, unbounded_memory, 1, 0});
+    auto b = plan.declare("b", {10 * MiB, unbounded_memory, 1, 0});
+    plan.assign();
+    CHECK(plan.acquire(a, 80 * MiB) == 80 * MiB);
+    CHECK(plan.acquire(b, 50 * MiB) == 20 * MiB);
+    plan.release(b);
+    CHECK(plan.acquire(b, 50 * MiB) == 20 * MiB);
+    CHECK(plan.acquire(a, 95 * MiB) == 80 * MiB);  // b holds 20
+    plan.release(a);
+    plan.release(b);
+    auto c = plan.declare_at(1, "c", {30 * MiB, unbounded_memory, 1, 0});
+    CHECK(plan.acquire(a, 90 * MiB) == 90 * MiB);
+    CHECK(plan.acquire(c, 60 * MiB) == 30 * MiB);  // its minimum, though only 10 MiB are free
+    CHECK(plan.peak_held() == 120 * MiB);
+}
+
+TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merge", "[memory]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::vector<u64> v(300000);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1 + (i * 7919) % 100003;
+    std::vector<u64> out;
+    memory_report report;
+    run_options opt;
+    opt.memory_bytes = 32 * MiB;
+    opt.memory = &report;
+    materialize(streamify(v) | sort(less_u64{}) | transform([](u64 x) { return x + 1; }) |
+                    sort(less_u64{}),
+                std::back_inserter(out), opt);
+    std::vector<u64> ref(v);
+    std::sort(ref.begin(), ref.end());
+    for (auto& x : ref) ++x;
+    CHECK(out == ref);
+    // levels: -2 runs of the first sort; -1 its merge and the second's runs; 0 the last merge
+    REQUIRE(assigned(report, -2, "sort runs").size() == 1);
+    REQUIRE(assigned(report, -1, "sort runs").size() == 1);
+    CHECK(assigned(report, -1, "merge").size() == 1);
+    CHECK(assigned(report, 0, "merge").size() == 1);
+    CHECK(assigned(report, 0, "sort runs").empty());
+    // a phase with one run formation gives it nearly all: the budget less the fixed parts
+    CHECK(assigned(report, -2, "sort runs")[0] > 20 * MiB);
+    CHECK(report.peak_held <= 32 * MiB);
+    CHECK(report.peak_held > 16 * MiB);
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[memory][diamond]") {
+    emflow_test::configure_test_disks();
+    using namespace emflow::pipelines;
+    diamond_input in;
+    const u64 n = 200000;
+    materialize(generate(n, [i = u64(0)]() mutable {
+                    ++i;
+                    return diamond_pair{i * 2654435761u % 1000003 + 1, i % 7777 + 1};
+                }),
+                in);
+    memory_report report;
+    diamond_config cfg;
+    cfg.memory_bytes = 64 * MiB;
+    cfg.memory = &report;
+    diamond_output auto_out, hand_out;
+    auto sums = run_diamond(in, auto_out, diamond_variant::parallel, cfg);
+    CHECK(sums.output.count() == n);
+    CHECK(sums.asc_path == sums.input);
+    CHECK(sums.desc_path == sums.input);
+    // runs of sorts 4 and 10 | merges of 4 and 10, runs of 7 and 13 | merges of 7 and 13
+    CHECK(assigned(report, -2, "sort runs").size() == 2);
+    CHECK(assigned(report, -1, "sort runs").size() == 2);
+    CHECK(assigned(report, -1, "merge").size() == 2);
+    CHECK(assigned(report, 0, "merge").size() == 2);
+    CHECK(report.peak_held <= 64 * MiB);
+    cfg.sorter_bytes = 16 * MiB;
+    cfg.memory = nullptr;
+    auto hand = run_diamond(in, hand_out, diamond_variant::parallel, cfg);
+    CHECK(hand.output == sums.output);
+}
+
+TEST_CASE("one budget: a budget too small fails before any element is read", "[memory][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::vector<u64> v(100000, 5);
+    std::atomic<std::size_t> read{0};
+    std::vector<u64> out;
+    run_options opt;
+    opt.memory_bytes = 2 * MiB;
+    try {
+        materialize(streamify(v) | tap([&](u64) { ++read; }) | sort(less_u64{}) | async_pull(),
+                    std::back_inserter(out), opt);
+        FAIL("no config_error");
+    } catch (const config_error& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("sort runs") != std::string::npos);
+        CHECK(msg.find("2097152 bytes") != std::string::npos);
+    }
+    CHECK(read == 0);
+    CHECK(out.empty());
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("one budget: a run's threads form its arena", "[memory]") {
+    emflow_test::configure_test_disks();
+    std::vector<u64> v(100000, 1);
+    for (int threads : {1, 2, 3}) {
+        std::atomic<int> seen{0};
+        run_options opt;
+        opt.threads = threads;
+        std::vector<u64> out;
+        materialize(streamify(v) | transform([&](u64 x) {
+                        seen = tbb::this_task_arena::max_concurrency();
+                        return x;
+                    }) | async_pull(),
+                    std::back_inserter(out), opt);
+        CHECK(seen == threads);
+        CHECK(out.size() == v.size());
+    }
+}

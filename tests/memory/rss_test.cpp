@@ -1,0 +1,141 @@
+// The promise of one budget, for the process: peak RSS during a run <= budget + 64 MiB (code,
+// STXXL's and oneTBB's own state), on a sort-heavy graph, the Diamond graph and the time-forward
+// DAG evaluation, each with an input several times the budget. The peak is the kernel's
+// (VmHWM), reset before the run (clear_refs); bench/memory does the same at larger budgets.
+#include <catch2/catch.hpp>
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/diamond/diamond.hpp>
+#include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/pipelines/tfp/random_dag.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+
+#include "test_env.hpp"
+
+using namespace emflow;
+using u64 = std::uint64_t;
+
+namespace {
+
+constexpr std::size_t MiB = std::size_t(1) << 20;
+constexpr std::size_t allowance = 64 * MiB;
+
+//! Resets the process's peak RSS to its current RSS.
+void reset_peak_rss() {
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
+
+//! The process's peak RSS in bytes since the last reset.
+std::size_t peak_rss() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
+    FAIL("no VmHWM in /proc/self/status");
+    return 0;
+}
+
+struct less_u64 {
+    bool operator()(u64 a, u64 b) const { return a < b; }
+    u64 min_value() const { return 0; }
+    u64 max_value() const { return std::numeric_limits<u64>::max(); }
+};
+struct greater_u64 {
+    bool operator()(u64 a, u64 b) const { return a > b; }
+    u64 min_value() const { return std::numeric_limits<u64>::max(); }
+    u64 max_value() const { return 0; }
+};
+
+using u64_vector = stxxl::VECTOR_GENERATOR<u64>::result;
+
+}  // namespace
+
+TEST_CASE("peak RSS <= budget + 64 MiB: three sorts in a chain over 4x the budget", "[memory][rss]") {
+    emflow_test::configure_test_disks();
+    const std::size_t budget = 32 * MiB;
+    const u64 n = 4 * budget / sizeof(u64);
+    const u64 seed = emflow_test::test_seed();
+    u64_vector in, out;
+    std::mt19937_64 rng(seed);
+    materialize(generate(n, [&] { return (rng() >> 1) | 0x100; }), in);  // x ^ 0xFF: no sentinel
+    reset_peak_rss();
+    const std::size_t before = peak_rss();
+    run_options opt;
+    opt.memory_bytes = budget;
+    const io_volume io0 = current_io_volume();
+    materialize(streamify(in) | sort(less_u64{}) | transform([](u64 x) { return x ^ 0xFF; }) |
+                    sort(greater_u64{}) | transform([](u64 x) { return x ^ 0xFF; }) |
+                    sort(less_u64{}),
+                out, opt);
+    const std::size_t peak = peak_rss();
+    INFO("budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
+                   << peak / MiB << " MiB");
+    CHECK(peak <= budget + allowance);
+    // each sort writes its runs once and reads them once, the output is written once: a
+    // merge short of memory would merge recursively, writing and reading its input again
+    const io_volume io1 = current_io_volume();
+    const double input = double(n * sizeof(u64));
+    CHECK(double(io1.bytes_written - io0.bytes_written) < 4.5 * input);
+    CHECK(double(io1.bytes_read - io0.bytes_read) < 4.5 * input);
+    REQUIRE(out.size() == n);
+    u64 prev = 0;
+    bool sorted = true;
+    for (auto it = out.cbegin(); it != out.cend(); ++it) {
+        sorted = sorted && prev <= *it;
+        prev = *it;
+    }
+    CHECK(sorted);
+}
+
+TEST_CASE("peak RSS <= budget + 64 MiB: the Diamond graph over 3x the budget", "[memory][rss]") {
+    emflow_test::configure_test_disks();
+    using namespace emflow::pipelines;
+    const std::size_t budget = 48 * MiB;
+    const u64 n = 3 * budget / sizeof(diamond_pair);
+    std::mt19937_64 rng(emflow_test::test_seed());
+    diamond_input in;
+    materialize(generate(n, [&] { return diamond_pair{1 + rng() % (u64(1) << 40), rng() % 1000}; }),
+                in);
+    diamond_output out;
+    reset_peak_rss();
+    const std::size_t before = peak_rss();
+    diamond_config cfg;
+    cfg.memory_bytes = budget;
+    auto sums = run_diamond(in, out, diamond_variant::parallel, cfg);
+    const std::size_t peak = peak_rss();
+    INFO("budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
+                   << peak / MiB << " MiB");
+    CHECK(peak <= budget + allowance);
+    CHECK(sums.output.count() == n);
+    CHECK(sums.asc_path == sums.input);
+    CHECK(sums.desc_path == sums.input);
+}
+
+TEST_CASE("peak RSS <= budget + 64 MiB: time-forward DAG evaluation, messages beyond the budget", "[memory][rss]") {
+    emflow_test::configure_test_disks();
+    const std::size_t budget = 48 * MiB;
+    tfp::dag_spec spec;
+    spec.nodes = 1u << 21;
+    spec.degree = 2;
+    spec.span = 1u << 20;  // about 2M messages (32 MiB) in flight
+    tfp::node_vector inputs;
+    tfp::edge_vector edges;
+    tfp::generate_dag(spec, emflow_test::test_seed(), inputs, edges);
+    reset_peak_rss();
+    const std::size_t before = peak_rss();
+    tfp::evaluation_config cfg;
+    cfg.memory_bytes = budget;
+    adaptive_window window(tfp::default_target_bulk(cfg));
+    tfp::value_vector values;
+    tfp::evaluate_dag(inputs, edges, values, window, cfg);
+    const std::size_t peak = peak_rss();
+    INFO("budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
+                   << peak / MiB << " MiB, queue " << tfp::resolve_budget(cfg).queue.memory_bytes / MiB
+                   << " MiB");
+    CHECK(peak <= budget + allowance);
+    CHECK(values.size() == spec.nodes);
+}
