@@ -1,14 +1,18 @@
 // The Diamond flow graph of Figure 6 over a large input: runs the traditional and the parallel
 // variant on the same external vector of random pairs and verifies identical output (size,
-// order-dependent hash of the output) and checksums.
+// order-dependent hash of the output) and checksums. The memory is one budget for the whole
+// graph; the progress of each phase goes to stderr unless --quiet.
 //
-//   diamond [input MiB = 1024] [memory MiB = 1024] [threads = all]
+//   diamond [--quiet] [input MiB = 1024] [memory MiB = 1024] [threads = all]
 #include <emflow/pipelines/diamond/diamond.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace emflow;
 using namespace emflow::pipelines;
@@ -30,9 +34,19 @@ std::uint64_t ordered_hash(const diamond_output& out) {
 
 int main(int argc, char** argv) {
     emflow::ensure_external_memory();
-    const std::uint64_t input_mib = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 1024;
-    const std::uint64_t memory_mib = argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 1024;
-    if (argc > 3) set_flow_concurrency(std::atoi(argv[3]));
+    bool quiet = false;
+    std::vector<std::string> args;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--quiet")
+            quiet = true;
+        else
+            args.emplace_back(argv[i]);
+    }
+    const std::uint64_t input_mib = args.size() > 0 ? std::stoull(args[0]) : 1024;
+    const std::uint64_t memory_mib = args.size() > 1 ? std::stoull(args[1]) : 1024;
+    if (args.size() > 2) set_flow_concurrency(std::stoi(args[2]));
+    std::optional<progress> report;
+    if (!quiet) report.emplace(stderr_renderer());
     const std::uint64_t n = (input_mib << 20) / sizeof(diamond_pair);
 
     diamond_input in;
@@ -42,6 +56,7 @@ int main(int argc, char** argv) {
     }
     diamond_config cfg;
     cfg.memory_bytes = memory_mib << 20;
+    cfg.report = report ? &*report : nullptr;
 
     std::uint64_t hashes[2];
     diamond_checksums sums[2];

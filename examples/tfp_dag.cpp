@@ -7,10 +7,15 @@
 //
 //   tfp_dag [--nodes N] [--degree D] [--shape random|random_local|wide_layers|chain]
 //           [--span S] [--memory-mib M] [--window adaptive|<width>] [--target T] [--work W]
+//           [--quiet]
+//
+// --memory-mib is the budget of the whole evaluation (queue, window, vector streams); the
+// evaluation's progress goes to stderr unless --quiet.
 //           [--seed S] [--no-verify]
 // The adaptive window's target bulk defaults to the library's, derived from the queue's memory
 // budget (emflow::tfp::default_target_bulk); --target overrides it.
 #include <emflow/external_memory.hpp>
+#include <emflow/progress.hpp>
 #include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
 #include <emflow/pipelines/tfp/random_dag.hpp>
@@ -21,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -36,6 +42,7 @@ struct options {
     unsigned work = 0;
     std::uint64_t seed = 1;
     bool verify = true;
+    bool quiet = false;
 };
 
 tfp::dag_shape parse_shape(const std::string& s) {
@@ -69,6 +76,7 @@ options parse(int argc, char** argv) {
         else if (a == "--work") o.work = unsigned(std::stoul(value()));
         else if (a == "--seed") o.seed = std::stoull(value());
         else if (a == "--no-verify") o.verify = false;
+        else if (a == "--quiet") o.quiet = true;
         else throw std::invalid_argument("unknown option " + a);
     }
     return o;
@@ -80,7 +88,7 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 tfp::evaluation_config evaluation_config(const options& o) {
     tfp::evaluation_config cfg;
-    cfg.queue.memory_bytes = o.memory_mib << 20;
+    cfg.memory_bytes = o.memory_mib << 20;
     cfg.work = o.work;
     return cfg;
 }
@@ -98,13 +106,16 @@ int main(int argc, char** argv) try {
     const double gen_s = seconds_since(t0);
     std::cout << "graph: " << o.spec.nodes << " nodes, " << edges.size() << " edges ("
               << (inputs.size() * sizeof(std::int64_t) + edges.size() * sizeof(tfp::dag_edge)) / 1e6
-              << " MB) generated in " << gen_s << " s; queue budget " << o.memory_mib << " MiB\n";
+              << " MB) generated in " << gen_s << " s; budget " << o.memory_mib << " MiB\n";
 
     tfp::value_vector values;
     const auto io0 = emflow::current_io_volume();
     t0 = std::chrono::steady_clock::now();
     emflow::time_forward_stats stats;
-    const tfp::evaluation_config cfg = evaluation_config(o);
+    std::optional<emflow::progress> report;
+    if (!o.quiet) report.emplace(emflow::stderr_renderer());
+    tfp::evaluation_config cfg = evaluation_config(o);
+    cfg.report = report ? &*report : nullptr;
     if (o.window == "adaptive") {
         const std::size_t target = o.target ? o.target : tfp::default_target_bulk(cfg);
         emflow::adaptive_window window(target, 0, 0, 18);  // windows are capped at 2^18

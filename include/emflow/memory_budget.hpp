@@ -157,18 +157,20 @@ public:
         memory_plan& p_;
     };
 
-    //! Declares a consumer of the current level.
-    id declare(std::string name, const memory_demand& d, on_assigned cb = {}) {
-        return add(std::move(name), d, level_, false, std::move(cb));
+    //! Declares a consumer of the current level. Of a phase's consumers, those of the highest
+    //! progress rank count its progress (a merge's output rather than the runs it feeds).
+    id declare(std::string name, const memory_demand& d, on_assigned cb = {}, int rank = 0) {
+        return add(std::move(name), d, level_, false, std::move(cb), rank);
     }
     //! Declares a consumer of the given level.
-    id declare_at(int level, std::string name, const memory_demand& d, on_assigned cb = {}) {
-        return add(std::move(name), d, level, false, std::move(cb));
+    id declare_at(int level, std::string name, const memory_demand& d, on_assigned cb = {},
+                  int rank = 0) {
+        return add(std::move(name), d, level, false, std::move(cb), rank);
     }
     //! Declares a consumer present in every phase (allocated at start, kept to the end; it is
     //! counted as held from assign() on, without acquire() and release()).
     id declare_run_long(std::string name, const memory_demand& d, on_assigned cb = {}) {
-        return add(std::move(name), d, 0, true, std::move(cb));
+        return add(std::move(name), d, 0, true, std::move(cb), 0);
     }
     //! Moves a consumer to another level (before assign()).
     void move_to(id c, int level) { consumers_.at(c).level = level; }
@@ -181,7 +183,12 @@ public:
         std::map<int, std::vector<consumer*>> levels;
         for (auto& c : consumers_)
             if (!c.run_long) levels[c.level].push_back(&c);
-        for (auto& [level, cs] : levels) assign_level(level, cs);
+        for (auto& [level, cs] : levels) {
+            assign_level(level, cs);
+            int top = 0;
+            for (consumer* c : cs) top = std::max(top, c->rank);
+            for (consumer* c : cs) c->counts = c->rank == top;
+        }
         held_ = peak_ = run_long_;  // run-long buffers are held from start to end
         for (auto& c : consumers_)
             if (c.cb) c.cb(c.assigned);
@@ -225,14 +232,19 @@ public:
     }
     //! Counts items and bytes done by c's phase (its progress report).
     void count(id c, std::uint64_t items, std::uint64_t bytes_done) {
-        if (!report_) return;
+        if (!report_ || !consumers_.at(c).counts) return;
         std::lock_guard<std::mutex> lock(mutex_);
         if (phase_report* r = find_report(consumers_.at(c).level)) r->ph.add(items, bytes_done);
     }
-    //! Sets the bytes c's phase is expected to process (its time-left estimate).
+    //! Adds to the bytes c's phase is expected to process (its time-left estimate).
     void expect(id c, std::uint64_t bytes_total) {
+        if (!report_ || !consumers_.at(c).counts) return;
         std::lock_guard<std::mutex> lock(mutex_);
-        expected_[consumers_.at(c).level] += bytes_total;
+        const int level = consumers_.at(c).level;
+        if (phase_report* r = find_report(level))
+            r->ph.expect(bytes_total);
+        else
+            expected_[level] += bytes_total;
     }
 
     //! Most bytes held at once so far.
@@ -274,17 +286,18 @@ private:
         int level = 0;
         bool run_long = false;
         on_assigned cb;
+        int rank = 0;
         std::size_t assigned = 0, held = 0;
-        bool released = false;
+        bool released = false, counts = false;
     };
     struct phase_report {
         int level;
         progress::phase ph;
     };
 
-    id add(std::string name, memory_demand d, int level, bool run_long, on_assigned cb) {
+    id add(std::string name, memory_demand d, int level, bool run_long, on_assigned cb, int rank) {
         d.max_bytes = std::max(d.max_bytes, d.min_bytes);
-        consumers_.push_back({std::move(name), d, level, run_long, std::move(cb)});
+        consumers_.push_back({std::move(name), d, level, run_long, std::move(cb), rank});
         return consumers_.size() - 1;
     }
 
@@ -384,15 +397,28 @@ private:
         return nullptr;
     }
 
+    //! "phase 2/3: 2 merge, 2 sort runs": the phase's place among the levels and its consumers.
+    std::string phase_name(int level) const {
+        std::map<int, int> levels;
+        std::map<std::string, int> names;
+        for (const auto& c : consumers_) {
+            if (c.run_long) continue;
+            levels[c.level] = 0;
+            if (c.level == level) ++names[c.name];
+        }
+        int k = 0;
+        for (auto& [l, index] : levels) index = ++k;
+        std::string name = "phase " + std::to_string(levels[level]) + "/" +
+                           std::to_string(levels.size()) + ":";
+        for (const auto& [n, count] : names)
+            name += (name.back() == ':' ? " " : ", ") + (count > 1 ? std::to_string(count) + " " : "") + n;
+        return name;
+    }
+
     void begin_phase_locked(int level) {
         if (!report_ || find_report(level)) return;
-        std::string name = "phase " + std::to_string(level) + " (";
-        for (const auto& c : consumers_)
-            if (!c.run_long && c.level == level) name += c.name + ", ";
-        name.resize(name.size() - 2);
-        name += ")";
         const auto it = expected_.find(level);
-        reports_.push_back({level, report_->begin(std::move(name),
+        reports_.push_back({level, report_->begin(phase_name(level),
                                                   it == expected_.end() ? 0 : it->second)});
     }
 

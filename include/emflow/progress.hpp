@@ -46,8 +46,7 @@ struct progress_figures {
 class progress {
     struct phase_state {
         std::string name;
-        std::uint64_t bytes_total = 0;
-        std::atomic<std::uint64_t> items{0}, bytes{0};
+        std::atomic<std::uint64_t> bytes_total{0}, items{0}, bytes{0};
         std::chrono::steady_clock::time_point begin = std::chrono::steady_clock::now();
         io_volume io_begin = current_io_volume();
     };
@@ -92,6 +91,10 @@ public:
             s_->items.fetch_add(items, std::memory_order_relaxed);
             s_->bytes.fetch_add(bytes, std::memory_order_relaxed);
         }
+        //! Adds to the bytes expected (the estimate of time left); thread-safe.
+        void expect(std::uint64_t bytes) {
+            if (s_) s_->bytes_total.fetch_add(bytes, std::memory_order_relaxed);
+        }
         //! Ends the phase (reports its final figures); idempotent.
         void end() {
             if (!s_) return;
@@ -110,7 +113,7 @@ public:
     phase begin(std::string name, std::uint64_t bytes_total = 0) {
         auto s = std::make_shared<phase_state>();
         s->name = std::move(name);
-        s->bytes_total = bytes_total;
+        s->bytes_total.store(bytes_total, std::memory_order_relaxed);
         {
             std::lock_guard<std::mutex> lock(mutex_);
             active_.push_back(s);
@@ -127,7 +130,7 @@ private:
         f.phase = s.name;
         f.items = s.items.load(std::memory_order_relaxed);
         f.bytes = s.bytes.load(std::memory_order_relaxed);
-        f.bytes_total = s.bytes_total;
+        f.bytes_total = s.bytes_total.load(std::memory_order_relaxed);
         f.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.begin).count();
         if (f.bytes_total > 0 && f.bytes > 0 && f.bytes <= f.bytes_total)
             f.eta_s = f.elapsed_s * double(f.bytes_total - f.bytes) / double(f.bytes);

@@ -19,12 +19,14 @@
 #pragma once
 
 #include <emflow/flow_runtime.hpp>
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -127,8 +129,12 @@ public:
         using value_type = typename Queue::value_type;  //!< the queue's item type
         //! (made by bulk_push_session::sink)
         explicit sink_node(bulk_push_session& s) : session_(&s) {}
-        //! Opens the session's bulk phase if this is the first sink started.
-        void start(run_context&) { session_->open(); }
+        //! Opens the session's bulk phase if this is the first sink started; declares the
+        //! queue's budget to the run's memory plan (once per run).
+        void start(run_context& ctx) {
+            session_->open();
+            session_->declare(ctx);
+        }
         //! Inserts x.
         void push(const value_type& x) { session_->queue_.bulk_push(x); }
         //! Inserts n items.
@@ -168,6 +174,13 @@ private:
         queue_.bulk_push_begin(approx_);
         open_ = true;
     }
+    void declare(run_context& ctx) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (declared_in_ == ctx.id()) return;
+        declared_in_ = ctx.id();
+        ctx.memory().declare_run_long("priority queue",
+                                      memory_demand::fixed(queue_.config().memory_bytes));
+    }
     void stop_one() {
         {
             std::lock_guard<std::mutex> lock(mutex_);
@@ -184,6 +197,7 @@ private:
     std::size_t approx_;
     unsigned remaining_;
     bool open_ = false;
+    std::uint64_t declared_in_ = 0;  // the run the queue's budget was declared in
     mutable std::mutex mutex_;
 };
 

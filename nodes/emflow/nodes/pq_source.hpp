@@ -10,6 +10,7 @@
 // stay. Only this node may use the queue while the graph runs.
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 
 #include <cstddef>
@@ -31,8 +32,13 @@ public:
         if (batch == 0) throw std::invalid_argument("emflow::pq_source: batch must be >= 1");
     }
 
-    //! Reserves the batch buffer.
-    void start(run_context&) { buf_.reserve(batch_); }
+    //! Reserves the batch buffer; declares it and the queue's budget (held by the queue
+    //! throughout) to the run's memory plan.
+    void start(run_context& ctx) {
+        ctx.memory().declare_run_long("priority queue", memory_demand::fixed(queue_.config().memory_bytes));
+        ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(value_type)));
+        buf_.reserve(batch_);
+    }
     //! True once the queue (or its part before the limit) is exhausted.
     bool empty() {
         if (pos_ == buf_.size()) refill();

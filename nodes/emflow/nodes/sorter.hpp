@@ -186,7 +186,8 @@ private:
             runs_id_ = plan.declare("sort runs", explicit_budget
                                                      ? memory_demand::fixed(memory_)
                                                      : memory_demand{runs_minimum(), unbounded_memory,
-                                                                     1, default_memory});
+                                                                     1, default_memory},
+                                  {}, 1);
             ++level;
         }
         // The merge is reserved its minimum; at its start it takes what its runs need from
@@ -194,7 +195,8 @@ private:
         merge_id_ = plan.declare_at(level, "merge",
                                     explicit_budget ? memory_demand::fixed(memory_)
                                                     : memory_demand{merge_minimum(), unbounded_memory,
-                                                                    0, merge_minimum()});
+                                                                    0, merge_minimum()},
+                                    {}, 2);
     }
 
     //! Allocates the run buffers from the run formation's assignment.

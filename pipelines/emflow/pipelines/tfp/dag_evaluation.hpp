@@ -25,6 +25,7 @@
 #include <emflow/limit_rules.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/ppq.hpp>
+#include <emflow/progress.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/time_forward.hpp>
 
@@ -61,6 +62,7 @@ struct evaluation_config {
     ppq_config queue;                      //!< the message queue (its memory budget)
     unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
     std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
+    progress* report = nullptr;            //!< progress of the evaluation (nodes); null: none
 };
 
 //! Bytes of a window's arrays per node (values, inputs, levels, order, edge offsets, and two
@@ -240,8 +242,14 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
                                                                             cfg.work);
     if (n > 0) queue.push(message{0, no_predecessor});
     detail::window_limit_rule<Window> rule(window, cfg.max_window, n);
-    const time_forward_stats stats = time_forward_loop(
-        queue, rule, [&](const time_forward_bulk<message_queue>& bulk) { evaluator.process(bulk); });
+    progress::phase ph = begin_phase(cfg.report, "time-forward evaluation", n * sizeof(std::int64_t));
+    const time_forward_stats stats =
+        time_forward_loop(queue, rule, [&](const time_forward_bulk<message_queue>& bulk) {
+            const std::uint64_t before = evaluator.next_node();
+            evaluator.process(bulk);
+            const std::uint64_t done = evaluator.next_node() - before;
+            ph.add(done, done * sizeof(std::int64_t));
+        });
     evaluator.finish();
     if (evaluator.next_node() != n)
         throw std::logic_error("emflow::tfp::evaluate_dag: the queue ran empty before the end");
