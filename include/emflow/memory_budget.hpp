@@ -139,8 +139,6 @@ public:
     memory_plan& operator=(const memory_plan&) = delete;
     ~memory_plan() { end_phases(); }
 
-    //! The run's budget (0: none).
-    std::size_t budget() const { return budget_; }
     //! The level nodes started now belong to.
     int level() const { return level_; }
 
@@ -174,8 +172,6 @@ public:
     }
     //! Moves a consumer to another level (before assign()).
     void move_to(id c, int level) { consumers_.at(c).level = level; }
-    //! The level of a consumer.
-    int level_of(id c) const { return consumers_.at(c).level; }
 
     //! Assigns the budget (file comment) and tells every consumer; throws config_error.
     void assign() {

@@ -8,8 +8,10 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -248,4 +250,40 @@ TEST_CASE("one budget: a run's threads form its arena", "[memory]") {
         CHECK(seen == threads);
         CHECK(out.size() == v.size());
     }
+}
+
+TEST_CASE("one budget: each phase reports its progress, the merges' with the total known", "[memory][progress]") {
+    emflow_test::configure_test_disks();
+    std::vector<u64> v(400000);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1 + (i * 7919) % 100003;
+    std::mutex m;
+    std::vector<progress_figures> finals;
+    {
+        progress report(
+            [&](const progress_figures& f) {
+                std::lock_guard<std::mutex> lock(m);
+                if (f.finished) finals.push_back(f);
+            },
+            std::chrono::milliseconds(1));
+        run_options opt;
+        opt.memory_bytes = 16 * MiB;
+        opt.report = &report;
+        std::vector<u64> out;
+        materialize(streamify(v) | sort(less_u64{}) | transform([](u64 x) { return x + 1; }) |
+                        sort(less_u64{}),
+                    std::back_inserter(out), opt);
+        CHECK(out.size() == v.size());
+    }
+    const u64 bytes = v.size() * sizeof(u64);
+    REQUIRE(finals.size() == 3);
+    CHECK(finals[0].phase == "phase 1/3: sort runs");
+    CHECK(finals[0].items == v.size());  // counted by the run formation
+    CHECK(finals[0].bytes_total == 0);   // the source's size is not known
+    CHECK(finals[1].phase == "phase 2/3: merge, sort runs");
+    CHECK(finals[1].items == v.size());  // counted by the merge only
+    CHECK(finals[1].bytes_total == bytes);
+    CHECK(finals[2].phase == "phase 3/3: merge");
+    CHECK(finals[2].bytes == bytes);
+    CHECK(finals[2].bytes_total == bytes);
+    for (const auto& f : finals) CHECK(f.elapsed_s >= 0);
 }

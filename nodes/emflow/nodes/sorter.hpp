@@ -175,11 +175,10 @@ private:
     void declare_memory(memory_plan& plan, int level) {
         ensure_external_memory();
         const bool explicit_budget = memory_ > 0;
-        if (explicit_budget && memory_ < std::max(runs_minimum(), merge_minimum()))
+        if (explicit_budget && memory_ < runs_minimum())
             throw std::invalid_argument("emflow: sorter memory budget of " + std::to_string(memory_) +
                                         " bytes is too small (at least " +
-                                        std::to_string(std::max(runs_minimum(), merge_minimum())) +
-                                        ")");
+                                        std::to_string(runs_minimum()) + ")");
         first_level_ = level;
         runs_id_ = no_id;
         if (!state_->input_done && run_capacity_ == 0) {
