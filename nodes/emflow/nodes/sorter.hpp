@@ -14,8 +14,8 @@
 //
 // Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
-// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass
-// ((runs + 4 x disks + 1) blocks) when the budget has room for it then.
+// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass,
+// prefetching ((2 x runs + 4 x disks + 1) blocks), with what the budget has free then.
 //
 // Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
 // process), so no OpenMP team competes with the arena's threads.
@@ -156,8 +156,8 @@ public:
 private:
     static constexpr std::size_t no_id = ~std::size_t(0);
 
-    //! Blocks of the merge beyond its runs: STXXL's minimum prefetch (2 per disk) and as many
-    //! again to overlap reading with merging.
+    //! Blocks of the merge beyond one per run: a second block per run (counted by the caller)
+    //! and STXXL's minimum prefetch (2 per disk) twice, so that reading overlaps merging.
     static std::size_t merge_extra_blocks() {
         return 4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1;
     }
@@ -298,7 +298,7 @@ private:
             memory_plan& plan = ctx_->memory();
             std::size_t mem = memory_;
             if (mem == 0) {  // automatic: one pass over its runs, if the budget has room
-                const std::size_t need = (runs->runs.size() + merge_extra_blocks()) * block_size;
+                const std::size_t need = (2 * runs->runs.size() + merge_extra_blocks()) * block_size;
                 plan.expect(merge_id_, s.pushed * sizeof(T));
                 mem = plan.acquire(merge_id_, std::max(need, merge_minimum()));
             } else {
