@@ -193,19 +193,28 @@ public:
     //! The bytes assigned to c.
     std::size_t assigned(id c) const { return consumers_.at(c).assigned; }
 
-    //! c starts to hold up to want bytes: returns what it may use (file comment), and begins
-    //! its phase's progress report if it is the phase's first.
-    std::size_t acquire(id c, std::size_t want) {
+    //! c starts to hold up to want bytes, and up to optional bytes more: returns what it may use
+    //! (file comment). The optional part comes only from what is free beyond the assignments
+    //! of its phase's consumers that have not acquired yet. Begins the phase's progress report
+    //! if c is the phase's first.
+    std::size_t acquire(id c, std::size_t want, std::size_t optional = 0) {
         std::lock_guard<std::mutex> lock(mutex_);
         consumer& k = consumers_.at(c);
-        std::size_t grant = want;
+        std::size_t grant = want + optional;
         if (budget_ > 0) {
             const std::size_t others = held_ - k.held;
             const std::size_t free = budget_ > others ? budget_ - others : 0;
             grant = std::max(std::min(want, free), std::min(want, k.demand.min_bytes));
+            std::size_t reserved = 0;
+            for (const auto& o : consumers_)
+                if (&o != &k && !o.run_long && o.level == k.level && !o.acquired)
+                    reserved += o.assigned;
+            const std::size_t spare = free > grant + reserved ? free - grant - reserved : 0;
+            grant += std::min(optional, spare);
         }
         held_ = held_ - k.held + grant;
         k.held = grant;
+        k.acquired = true;
         peak_ = std::max(peak_, held_);
         if (!k.run_long) begin_phase_locked(k.level);
         return grant;
@@ -284,7 +293,7 @@ private:
         on_assigned cb;
         int rank = 0;
         std::size_t assigned = 0, held = 0;
-        bool released = false, counts = false;
+        bool acquired = false, released = false, counts = false;
     };
     struct phase_report {
         int level;

@@ -152,6 +152,19 @@ TEST_CASE("memory_plan: acquire never grants more than is free, but at least the
     CHECK(plan.peak_held() == 120 * MiB);
 }
 
+TEST_CASE("memory_plan: an optional part comes only from what the phase does not reserve", "[memory]") {
+    memory_plan plan(100 * MiB);
+    auto merge = plan.declare("merge", {2 * MiB, unbounded_memory, 0, 0});
+    auto runs = plan.declare("runs", {2 * MiB, unbounded_memory, 1, 0});
+    plan.assign();
+    REQUIRE(plan.assigned(runs) == 98 * MiB);
+    // the runs have not acquired their 98 MiB yet: of the optional 50 MiB nothing is spare
+    CHECK(plan.acquire(merge, 10 * MiB, 50 * MiB) == 10 * MiB);
+    CHECK(plan.acquire(runs, 80 * MiB) == 80 * MiB);
+    // now they have: the optional part takes what is free
+    CHECK(plan.acquire(merge, 10 * MiB, 50 * MiB) == 20 * MiB);
+}
+
 TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merge", "[memory]") {
     auto& dir = emflow_test::configure_test_disks();
     std::vector<u64> v(300000);

@@ -14,8 +14,9 @@
 //
 // Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
-// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass,
-// prefetching ((2 x runs + 4 x disks + 1) blocks), with what the budget has free then.
+// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass
+// ((runs + 4 x disks + 1) blocks) when the budget has room for it then, with a second block per
+// run for prefetching if that is spare (not assigned to its phase's other consumers).
 //
 // Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
 // process), so no OpenMP team competes with the arena's threads.
@@ -156,8 +157,8 @@ public:
 private:
     static constexpr std::size_t no_id = ~std::size_t(0);
 
-    //! Blocks of the merge beyond one per run: a second block per run (counted by the caller)
-    //! and STXXL's minimum prefetch (2 per disk) twice, so that reading overlaps merging.
+    //! Blocks of a one-pass merge beyond one per run: STXXL's minimum prefetch (2 per disk), and
+    //! as many again.
     static std::size_t merge_extra_blocks() {
         return 4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1;
     }
@@ -297,10 +298,11 @@ private:
             s.creator.reset();
             memory_plan& plan = ctx_->memory();
             std::size_t mem = memory_;
-            if (mem == 0) {  // automatic: one pass over its runs, if the budget has room
-                const std::size_t need = (2 * runs->runs.size() + merge_extra_blocks()) * block_size;
+            if (mem == 0) {  // automatic: one pass over its runs, prefetching with what is spare
+                const std::size_t nruns = runs->runs.size();
+                const std::size_t need = (nruns + merge_extra_blocks()) * block_size;
                 plan.expect(merge_id_, s.pushed * sizeof(T));
-                mem = plan.acquire(merge_id_, std::max(need, merge_minimum()));
+                mem = plan.acquire(merge_id_, std::max(need, merge_minimum()), nruns * block_size);
             } else {
                 plan.acquire(merge_id_, mem);
             }
