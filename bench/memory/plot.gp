@@ -10,16 +10,16 @@ set xlabel "budget (MiB)"
 set ylabel "peak RSS (MiB)"
 set logscale xy 2
 set key top left
-plot csv using ($4 eq "auto" && $6 == 0 && strcol(1) eq "sort" ? $2 : 1/0):8 with linespoints title "sort chain", \
-     csv using ($4 eq "auto" && $6 == 0 && strcol(1) eq "diamond" ? $2 : 1/0):8 with linespoints title "Diamond", \
-     csv using ($4 eq "auto" && $6 == 0 && strcol(1) eq "tfp" ? $2 : 1/0):8 with linespoints title "TFP DAG", \
+plot csv using (strcol(4) eq "auto" && $6 == 0 && strcol(1) eq "sort" ? $2 : 1/0):8 with linespoints title "sort chain", \
+     csv using (strcol(4) eq "auto" && $6 == 0 && strcol(1) eq "diamond" ? $2 : 1/0):8 with linespoints title "Diamond", \
+     csv using (strcol(4) eq "auto" && $6 == 0 && strcol(1) eq "tfp" ? $2 : 1/0):8 with linespoints title "TFP DAG", \
      [32:2048] x + 64 with lines dashtype 2 title "budget + 64 MiB"
 unset logscale
 set logscale x 2
 set title "time (s) per run"
 set ylabel "seconds"
 set style data points
-plot csv using ($4 eq "auto" && $6 == 0 ? $2 : 1/0):7 pt 7 title "automatic", \
-     csv using ($4 eq "hand" ? $2 * 1.1 : 1/0):7 pt 4 title "hand split", \
+plot csv using (strcol(4) eq "auto" && $6 == 0 ? $2 : 1/0):7 pt 7 title "automatic", \
+     csv using (strcol(4) eq "hand" ? $2 * 1.1 : 1/0):7 pt 4 title "hand split", \
      csv using ($6 == 1 ? $2 * 0.9 : 1/0):7 pt 2 title "automatic + progress"
 unset multiplot
