@@ -21,6 +21,7 @@
 #include <emflow/pipelines/sa/dc3/level.hpp>
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
+#include <emflow/pipelines/sa/esais/sequential_queue.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/ppq.hpp>
 
@@ -36,12 +37,15 @@ using dc3_detail::ext_vector;
 using dc3_detail::map_each;
 using dc3_detail::write_vector;
 
-//! The settings of eSAIS: the caller's, and DC3's for the recursion (in_memory_symbols).
-using esais_settings = dc3_detail::dc3_settings;
+//! The settings of eSAIS: the caller's, DC3's for the recursion (in_memory_symbols), and the
+//! passes' bulk size (tests lower it to drive small texts through every path of a pass).
+struct esais_settings : dc3_detail::dc3_settings {
+    std::size_t bulk_items = 0;  //!< items popped at once and carried in RAM; 0: by the budget
+};
 
 //! Least budget: the recursion's (DC3) or the passes' (queue, sorter, buffers), the larger.
 inline std::uint64_t minimum_budget(pipelining mode) {
-    return std::max<std::uint64_t>(dc3_detail::external_minimum(mode), 24 << 20);
+    return std::max<std::uint64_t>(dc3_detail::external_minimum(mode), 16 << 20);
 }
 
 //! "eSAIS: what".
@@ -78,7 +82,7 @@ struct level_state {
     pass_limits limits() const {
         pass_limits l;
         const std::size_t items = std::max<std::size_t>(1024, cfg.memory_bytes / 32 / sizeof(Item));
-        l.bulk_items = std::min<std::size_t>(items, 1 << 20);
+        l.bulk_items = cfg.bulk_items ? cfg.bulk_items : std::min<std::size_t>(items, 1 << 20);
         l.carry_items = l.bulk_items;
         l.waiting_bytes = std::size_t(cfg.memory_bytes / 8);
         return l;
@@ -125,17 +129,24 @@ void s_seeds(const level_state<Index>& st, const typename level_state<Index>::en
     write_vector(sort(std::move(joined), by_order_descending<Index>{}, mem, st.sorting()), out);
 }
 
-//! Runs one pass on the parallel priority queue.
+//! Runs one pass on the configured priority queue.
 template <class Index, bool Named, bool Descending, class Seeds, class Conts, class Place,
           class End>
 std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts, Place place,
                        End end, const seed<Index>* start, std::uint64_t first_name) {
     using item_t = item<Index, Named>;
     using order = pop_later<item_t, Descending>;
+    auto run = [&](auto& q) {
+        induce_pass<Index, Named, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
+            pass(q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
+        return pass.run(start);
+    };
+    if (st.cfg.queue == queue_kind::stxxl) {
+        sequential_queue<item_t, order> q(st.cfg.memory_bytes / 8);
+        return run(q);
+    }
     parallel_priority_queue<item_t, order> q(order{}, st.queue_config());
-    induce_pass<Index, Named, Descending, decltype(q), Seeds, Conts, Place, End> pass(
-        q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
-    return pass.run(start);
+    return run(q);
 }
 
 //! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many

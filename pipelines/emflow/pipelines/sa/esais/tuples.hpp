@@ -13,6 +13,12 @@
 
 namespace emflow::pipelines::sa::esais_detail {
 
+//! Largest value of an index type (sorter sentinels).
+template <class T>
+constexpr T top() {
+    return std::numeric_limits<T>::max();
+}
+
 //! Runs a window holds beyond the current one.
 inline constexpr unsigned extra_runs = 2;
 //! Runs in a window.
@@ -59,6 +65,13 @@ struct pop_later {
         if (ka != kb) return ka > kb;
         return std::uint64_t(a.rank) > std::uint64_t(b.rank);
     }
+    //! Pops after every item (STXXL's priority_queue sentinel).
+    Item min_value() const {
+        Item t{};
+        t.w.ch[0] = Descending ? 0 : 255;
+        t.rank = top<decltype(t.rank)>();
+        return t;
+    }
 };
 
 //! A chain's start: the anchor at pos (byte ch, of rank order in the sorted stream) induces pos-1
@@ -95,12 +108,6 @@ struct chain_end {
     Index pos;   //!< the position
     Index name;  //!< its name (sorting substrings)
 };
-
-//! Largest value of an index type (sorter sentinels).
-template <class T>
-constexpr T top() {
-    return std::numeric_limits<T>::max();
-}
 
 //! Seeds by order.
 template <class Index>
