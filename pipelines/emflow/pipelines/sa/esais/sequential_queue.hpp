@@ -5,14 +5,24 @@
 // read and write pools come from the budget.
 #pragma once
 
+#include <emflow/pipelines/sa/esais/tuples.hpp>
+
 #include <stxxl/priority_queue>
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <vector>
 
 namespace emflow::pipelines::sa::esais_detail {
+
+//! Prints an item (STXXL's priority_queue logs its items in verbose builds).
+template <class Index, bool Named>
+std::ostream& operator<<(std::ostream& os, const item<Index, Named>& x) {
+    return os << "(" << unsigned(x.w.ch[0]) << ", " << std::uint64_t(x.rank) << ", "
+              << std::uint64_t(x.pos) << ")";
+}
 
 //! STXXL's priority_queue over T in Order's pop order (Order: a pops after b; min_value(): an
 //! item that pops after every other).
