@@ -1,9 +1,11 @@
 // suffix_array: emflow's suffix-array constructions as a library: a text in an stxxl::vector,
-// its suffix array by DC3 into another stxxl::vector (5-byte indices), checked by the external
-// checker, with progress on stderr. The emflow-sa tool does the same for files.
+// its suffix array by DC3 into another stxxl::vector (32-bit indices: texts below 4 GiB),
+// checked by the external checker, with progress on stderr. The emflow-sa tool does the same for
+// files; pipelines/emflow/pipelines/sa/build.hpp chooses among all constructions and index widths
+// at run time (at the price of compiling all of them).
 //
 //   suffix_array [text_mib=16] [memory_mib=64] [--quiet]
-#include <emflow/pipelines/sa/build.hpp>
+#include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
 #include <stxxl/vector>
 
@@ -34,13 +36,12 @@ int main(int argc, char** argv) {
     cfg.memory_bytes = memory;
     cfg.report = report ? &*report : nullptr;
 
-    stxxl::VECTOR_GENERATOR<emflow::uint40>::result sa;
-    build_suffix_array<emflow::uint40>(sa_algorithm::dc3, [&] { return emflow::streamify(text); },
-                                       text.size(), sa, cfg);
-    check_result r = check_suffix_array<emflow::uint40>([&] { return emflow::streamify(text); },
-                                                        text.size(),
-                                                        [&] { return emflow::streamify(sa); },
-                                                        sa.size(), cfg);
+    stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
+    dc3<std::uint32_t>([&] { return emflow::streamify(text); }, text.size(), sa, cfg);
+    check_result r = check_suffix_array<std::uint32_t>([&] { return emflow::streamify(text); },
+                                                       text.size(),
+                                                       [&] { return emflow::streamify(sa); },
+                                                       sa.size(), cfg);
     std::cout << "suffix array of " << n << " bytes: " << (r.ok ? "verified" : r.reason) << "\n";
     return r.ok ? 0 : 1;
 }

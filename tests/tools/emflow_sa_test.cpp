@@ -87,6 +87,7 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
     CHECK(help.code == 0);
     for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
                             "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
+                            "build x -o y --queue fifo",
                             "check x", "build x -o y --threads 0", "build x -o y --bogus"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
@@ -110,7 +111,7 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     for (const auto& [name, t] : texts) {
         write_file(text, t);
         auto ref = emflow_test::reference_sa(t);
-        for (const char* algo : {"dc3", "doubling", "quadrupling"}) {
+        for (const char* algo : {"dc3", "doubling", "quadrupling", "esais", "esais --queue stxxl"}) {
             for (unsigned width : {4u, 5u, 8u}) {
                 INFO(name << ", " << algo << ", " << width << " bytes");
                 auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " +

@@ -18,8 +18,9 @@ struct usage_error : std::runtime_error {
 struct options {
     std::string command;                     //!< "build", "check" or "help"
     std::string text, output, sa;            //!< TEXT, -o OUT (build), SA (check)
-    std::string algorithm = "dc3";           //!< dc3, doubling, quadrupling
+    std::string algorithm = "dc3";           //!< dc3, doubling, quadrupling, esais
     std::string pipelining = "parallel";     //!< parallel or traditional
+    std::string queue = "ppq";               //!< --queue (esais): ppq or stxxl
     std::uint64_t memory_bytes = 1ull << 30; //!< --memory
     unsigned threads = 0;                    //!< --threads; 0: all cores
     unsigned index_bytes = 5;                //!< --index-bytes: 4, 5 or 8
@@ -44,9 +45,11 @@ next to it and renamed when complete.
 
 Options:
   -o, --output OUT        (build) the suffix array file to write
-  --algorithm A           (build) dc3 (default), doubling or quadrupling
+  --algorithm A           (build) dc3 (default), doubling, quadrupling or esais
   --pipelining P          parallel (default) or traditional (no asynchronous nodes,
                           sequential sorting: the comparison of the parallel pipelining paper)
+  --queue Q               (build, esais) ppq (default): the bulk-parallel priority queue, or
+                          stxxl: STXXL's sequential priority_queue (for comparison)
   --memory SIZE           memory budget, e.g. 512MiB, 1GiB (default 1GiB)
   --threads N             worker threads (default: all cores)
   --index-bytes W         4, 5 or 8 (default 5: texts up to 1 TiB)
@@ -117,9 +120,14 @@ inline options parse_args(const std::vector<std::string>& args) {
             o.output = value(i);
         } else if (a == "--algorithm") {
             o.algorithm = value(i);
-            if (o.algorithm != "dc3" && o.algorithm != "doubling" && o.algorithm != "quadrupling")
+            if (o.algorithm != "dc3" && o.algorithm != "doubling" &&
+                o.algorithm != "quadrupling" && o.algorithm != "esais")
                 throw usage_error("unknown algorithm '" + o.algorithm +
-                                  "' (dc3, doubling or quadrupling)");
+                                  "' (dc3, doubling, quadrupling or esais)");
+        } else if (a == "--queue") {
+            o.queue = value(i);
+            if (o.queue != "ppq" && o.queue != "stxxl")
+                throw usage_error("unknown queue '" + o.queue + "' (ppq or stxxl)");
         } else if (a == "--pipelining") {
             o.pipelining = value(i);
             if (o.pipelining != "parallel" && o.pipelining != "traditional")

@@ -79,6 +79,7 @@ inline sa_config make_config(const options& o, progress* report) {
     sa_config cfg;
     cfg.memory_bytes = o.memory_bytes;
     cfg.mode = o.pipelining == "traditional" ? pipelining::traditional : pipelining::parallel;
+    cfg.queue = o.queue == "stxxl" ? queue_kind::stxxl : queue_kind::parallel;
     cfg.report = report;
     return cfg;
 }

@@ -9,6 +9,7 @@
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/doubling.hpp>
+#include <emflow/pipelines/sa/esais.hpp>
 
 #include <cstdint>
 #include <stdexcept>
@@ -22,14 +23,16 @@ namespace emflow::pipelines::sa {
 enum class sa_algorithm {
     dc3,         //!< the skew algorithm (Figure 9 of the parallel pipelining paper)
     doubling,    //!< prefix doubling (Figure 8)
-    quadrupling  //!< prefix doubling with 4-tuples: fewer, wider rounds
+    quadrupling, //!< prefix doubling with 4-tuples: fewer, wider rounds
+    esais        //!< induced sorting on the bulk-parallel priority queue
 };
 
-//! Parses "dc3", "doubling" or "quadrupling"; std::invalid_argument otherwise.
+//! Parses "dc3", "doubling", "quadrupling" or "esais"; std::invalid_argument otherwise.
 inline sa_algorithm parse_sa_algorithm(const std::string& name) {
     if (name == "dc3") return sa_algorithm::dc3;
     if (name == "doubling") return sa_algorithm::doubling;
     if (name == "quadrupling") return sa_algorithm::quadrupling;
+    if (name == "esais") return sa_algorithm::esais;
     throw std::invalid_argument("emflow: unknown suffix-array algorithm '" + name + "'");
 }
 
@@ -45,6 +48,8 @@ void run(sa_algorithm algorithm, OpenText& open_text, std::uint64_t n, Out& out,
             return prefix_doubling<Index>(open_text, n, out, cfg, 2);
         case sa_algorithm::quadrupling:
             return prefix_doubling<Index>(open_text, n, out, cfg, 4);
+        case sa_algorithm::esais:
+            return esais<Index>(open_text, n, out, cfg);
     }
 }
 

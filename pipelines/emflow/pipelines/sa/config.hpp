@@ -18,10 +18,17 @@ enum class pipelining {
     parallel      //!< asynchronous nodes where the paper puts them, parallel run sorting
 };
 
+//! The priority queue of an inducing construction (eSAIS).
+enum class queue_kind {
+    parallel,  //!< emflow's bulk-parallel queue
+    stxxl      //!< STXXL's sequential priority_queue (for comparison)
+};
+
 //! Budget and mode of one construction.
 struct sa_config {
     std::size_t memory_bytes = std::size_t(1) << 30;  //!< for the whole construction
     pipelining mode = pipelining::parallel;           //!< traditional or parallel pipelining
+    queue_kind queue = queue_kind::parallel;          //!< eSAIS's priority queue
     progress* report = nullptr;                       //!< phases and bytes done; null: silent
 };
 

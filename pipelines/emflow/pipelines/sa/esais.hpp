@@ -1,0 +1,69 @@
+// emflow/pipelines/sa/esais.hpp: suffix array construction by eSAIS, induced sorting in external
+// memory (Bingmann, Fischer & Osipov, ALENEX 2013), with the inducing on emflow's bulk-parallel
+// priority queue: each bucket's repetition round is one bulk (see esais/induce.hpp). The
+// S*-suffixes are ranked by DC3 (dc3.hpp) on the reduced text when their substrings' names are
+// not unique.
+//
+//   stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
+//   emflow::pipelines::sa::esais<std::uint32_t>([&] { return emflow::streamify(text); }, n, sa, cfg);
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/esais/level.hpp>
+#include <emflow/uint40.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+namespace emflow::pipelines::sa {
+
+namespace esais_detail {
+
+//! esais() with eSAIS's internal settings.
+template <class Index, class OpenText, class Out>
+void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings& s) {
+    static_assert(std::is_same_v<Index, std::uint32_t> || std::is_same_v<Index, uint40> ||
+                      std::is_same_v<Index, std::uint64_t>,
+                  "eSAIS indices are std::uint32_t, emflow::uint40 or std::uint64_t");
+    if (n > max_text_length<Index>())
+        throw std::invalid_argument("emflow: eSAIS text of " + std::to_string(n) +
+                                    " bytes is longer than this index type allows (" +
+                                    std::to_string(max_text_length<Index>()) + ")");
+    ensure_external_memory();
+    const std::uint64_t need = minimum_budget(s.mode);
+    if (s.memory_bytes < need)
+        throw config_error("emflow: eSAIS memory budget of " + std::to_string(s.memory_bytes) +
+                           " bytes is too small (at least " + std::to_string(need) + ")");
+    // One type for every text source and push sink: the passes compile once per index type.
+    std::function<any_pull_source<std::uint8_t>()> text = [&open_text] {
+        return any_pull_source<std::uint8_t>(open_text());
+    };
+    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
+        any_push_sink<Index> sink(out);
+        if (n == 0) return materialize(generate(0, [] { return Index(0); }), sink);
+        esais_level<Index>(text, n, sink, s);
+    } else {
+        if (n == 0) return materialize(generate(0, [] { return Index(0); }), out);
+        esais_level<Index>(text, n, out, s);
+    }
+}
+
+}  // namespace esais_detail
+
+//! Suffix array of a text of n bytes by eSAIS. open_text() returns a fresh pull node of
+//! std::uint8_t over the whole text each time it is called; out is an stxxl::vector<Index>
+//! (replaced) or a push node of Index. Throws std::invalid_argument for n above
+//! max_text_length<Index>() and config_error for a budget below the least one, before any work.
+template <class Index, class OpenText, class Out>
+void esais(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cfg = {}) {
+    esais_detail::esais_settings s;
+    static_cast<sa_config&>(s) = cfg;
+    esais_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
+}
+
+}  // namespace emflow::pipelines::sa

@@ -1,0 +1,134 @@
+// emflow/pipelines/sa/esais/classify.hpp: eSAIS's one scan of the text. Suffix i is S-type if
+// T[i] < T[i+1], L-type if T[i] > T[i+1], and of the type of i+1 if they are equal (the end is
+// smaller than every byte, so the last run is L-type). A maximal run of equal bytes thus has one
+// type, known once the next run starts: the scan reads the text front to back, run by run, and
+// types each run when the next one begins, so it never holds more than one part (a part's runs
+// strictly rise or fall, hence at most 256 of them). When a part closes, it emits its chain's
+// start (the anchor right of it with the part's first window) and the continuations.
+#pragma once
+
+#include <emflow/node.hpp>
+#include <emflow/pipelines/sa/esais/tuples.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace emflow::pipelines::sa::esais_detail {
+
+//! Where the scan writes (external vectors, in position order).
+template <class Index, class SeedVec, class ContVec>
+struct scan_outputs {
+    SeedVec* sstar;     //!< S* positions with the L-part left of them (the L-pass's seeds)
+    SeedVec* lstar;     //!< L-part starts after an S-part, with the S-part (the S-pass's seeds)
+    ContVec* l_cont;    //!< continuations of the L-parts
+    ContVec* s_cont;    //!< continuations of the S-parts
+    seed<Index> end{};  //!< the end of the text (anchor n) with the last L-part
+};
+
+//! Push node of the text's bytes that classifies the suffixes and writes the chains' data.
+template <class Index, class SeedVec, class ContVec>
+class classifier {
+    struct run {
+        std::uint64_t start, len;  // leftmost position, length
+        std::uint8_t ch;
+    };
+    using seed_writer = typename SeedVec::bufwriter_type;
+    using cont_writer = typename ContVec::bufwriter_type;
+
+public:
+    using value_type = std::uint8_t;  //!< element type
+
+    //! Writes into out (whose vectors are replaced); out.end is set at push_stop().
+    explicit classifier(scan_outputs<Index, SeedVec, ContVec>& out) : out_(&out) {}
+
+    //! Opens the writers.
+    void start(run_context&) {
+        for (SeedVec* v : {out_->sstar, out_->lstar}) v->clear();
+        for (ContVec* v : {out_->l_cont, out_->s_cont}) v->clear();
+        sstar_ = std::make_unique<seed_writer>(*out_->sstar);
+        lstar_ = std::make_unique<seed_writer>(*out_->lstar);
+        l_cont_ = std::make_unique<cont_writer>(*out_->l_cont);
+        s_cont_ = std::make_unique<cont_writer>(*out_->s_cont);
+        part_.reserve(257);
+    }
+    //! The next byte.
+    void push(std::uint8_t c) {
+        if (have_run_ && c == cur_.ch) {
+            ++cur_.len;
+        } else {
+            if (have_run_) typed(cur_, cur_.ch > c);
+            cur_ = {pos_, 1, c};
+            have_run_ = true;
+        }
+        ++pos_;
+    }
+    //! The next n bytes.
+    void push_batch(const std::uint8_t* p, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) push(p[i]);
+    }
+    //! End of the text: the last run is L-type, its part ends at the end marker.
+    void push_stop() {
+        if (have_run_) {
+            typed(cur_, true);
+            close_part(pos_, 0);
+        }
+        sstar_->finish();
+        lstar_->finish();
+        l_cont_->finish();
+        s_cont_->finish();
+    }
+
+private:
+    //! Run r has type L (or S).
+    void typed(const run& r, bool l_type) {
+        if (!part_.empty() && part_l_ != l_type) close_part(r.start, r.ch);
+        part_.push_back(r);
+        part_l_ = l_type;
+    }
+    //! The window of the current part from its run i (nearest first) on.
+    window<Index> window_at(std::size_t i) const {
+        window<Index> w{};
+        const std::size_t k = part_.size();
+        for (unsigned j = 0; j < window_runs && i + j < k; ++j) {
+            const run& r = part_[k - 1 - (i + j)];
+            w.len[j] = Index(r.len);
+            w.ch[j] = r.ch;
+        }
+        w.more = i + window_runs < k;
+        return w;
+    }
+    //! The part ends before the anchor at position a (byte c).
+    void close_part(std::uint64_t a, std::uint8_t c) {
+        const seed<Index> s{Index(a), Index(a), Index(0), window_at(0), c};
+        if (!part_l_)
+            *lstar_ << s;
+        else if (a == pos_)  // only push_stop closes at the end
+            out_->end = s;
+        else
+            *sstar_ << s;
+        const std::size_t k = part_.size();
+        for (std::size_t i = window_runs; i < k; i += window_runs) {
+            const run& finished = part_[k - i];  // nearest-first run i - 1
+            const continuation<Index> rec{Index(finished.start), window_at(i), finished.ch};
+            if (part_l_)
+                *l_cont_ << rec;
+            else
+                *s_cont_ << rec;
+        }
+        part_.clear();
+    }
+
+    scan_outputs<Index, SeedVec, ContVec>* out_;
+    std::unique_ptr<seed_writer> sstar_, lstar_;
+    std::unique_ptr<cont_writer> l_cont_, s_cont_;
+    std::vector<run> part_;  // the open part's runs, left to right
+    bool part_l_ = false;
+    run cur_{};              // the run being read (type unknown)
+    bool have_run_ = false;
+    std::uint64_t pos_ = 0;
+};
+
+}  // namespace emflow::pipelines::sa::esais_detail

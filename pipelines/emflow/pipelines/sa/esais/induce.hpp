@@ -1,0 +1,256 @@
+// emflow/pipelines/sa/esais/induce.hpp: one inducing pass of eSAIS on a priority queue. The
+// L-pass visits the buckets (bytes) upwards: in bucket c it places the L-type suffixes, which
+// the queue holds keyed by (c, rank of the inducer), then the bucket's sorted seeds (S* suffixes);
+// every placed suffix gets the next rank and induces its left neighbour if that one belongs to
+// the same part. The S-pass is its mirror image (buckets downwards, S-type suffixes, the seeds
+// are the L-type suffixes right of an S-part, placed in the L-pass's order backwards).
+//
+// Bulks (the PPQ paper's section 5): all items of bucket c induced from other buckets are in
+// the queue before c starts, one bulk (repetition round 0), popped with bulk_pop_limit. Items of
+// c induced from c itself (a run c...c) form round 1, and so on; a round's items keep their
+// order, so a round whose successors fit in RAM is carried over in RAM (long runs of one byte
+// cost no queue operations), the rest goes through the queue, limited by the round's first rank.
+// Chains that run out of window wait in a sorter and are joined with their continuations by
+// position when their bucket ends (they induce into later buckets only).
+#pragma once
+
+#include <emflow/pipelines/sa/esais/tuples.hpp>
+
+#include <stxxl/sorter>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+namespace emflow::pipelines::sa::esais_detail {
+
+//! What a pass may hold in RAM besides its queue.
+struct pass_limits {
+    std::size_t bulk_items = 1 << 20;        //!< items popped at once
+    std::size_t carry_items = 1 << 20;       //!< a round's successors kept in RAM
+    std::size_t waiting_bytes = 16 << 20;    //!< the sorter of chains waiting for continuations
+};
+
+//! One inducing pass. Place(pos, name, c) is called for every suffix of the pass's type in the
+//! pass's order (c: its bucket); End(chain_end) for every chain's last suffix (rank and name in the pass).
+template <class Index, bool Named, bool Descending, class Queue, class Seeds, class Conts,
+          class Place, class End>
+class induce_pass {
+    using item_t = item<Index, Named>;
+    using order = pop_later<item_t, Descending>;
+    using waiting_t = waiting<Index>;
+    using waiting_sorter = stxxl::sorter<waiting_t, by_pos<waiting_t>, 256 * 1024>;
+
+public:
+    //! A pass over queue (empty), taking the seeds in order from seeds and continuations from
+    //! conts (readers: empty(), operator*, operator++); names start above first_name.
+    induce_pass(Queue& queue, Seeds& seeds, Conts& conts, Place place, End end,
+                const pass_limits& lim, std::uint64_t first_name)
+        : q_(queue), seeds_(seeds), conts_(conts), place_(place), end_(end), lim_(lim),
+          names_(first_name), waiting_(by_pos<waiting_t>(), lim.waiting_bytes) {}
+
+    //! Runs the pass; start (if given) is processed first, with rank 0. Returns the last name.
+    std::uint64_t run(const seed<Index>* start) {
+        if (start) process_seeds({*start}, true);
+        for (;;) {
+            const bool q = !q_.empty(), s = !seeds_.empty();
+            if (!q && !s) break;
+            unsigned b = ~0u;
+            if (q) b = order::bucket(q_.top().w.ch[0]);
+            if (s) b = std::min(b, order::bucket((*seeds_).ch));
+            bucket(std::uint8_t(Descending ? 255 - b : b));
+        }
+        if (!conts_.empty())
+            throw std::logic_error("emflow: eSAIS pass ended with continuations left");
+        return names_;
+    }
+
+private:
+    void bucket(std::uint8_t c) {
+        have_prev_ = false;
+        carry_.clear();
+        overflow_ = false;
+        for (;;) {  // repetition rounds
+            const std::uint64_t round_start = rank_;
+            std::size_t done = 0;
+            cur_.swap(carry_);
+            carry_.clear();
+            overflow_ = false;
+            if (!cur_.empty()) {
+                done += cur_.size();
+                process(cur_);
+            }
+            item_t limit{};
+            limit.rank = Index(round_start);
+            limit.w.ch[0] = c;
+            while (!q_.empty()) {
+                const bool last = q_.bulk_pop_limit(bulk_, limit, lim_.bulk_items);
+                if (bulk_.empty()) break;
+                done += bulk_.size();
+                process(bulk_);
+                if (last) break;
+            }
+            if (done == 0) break;
+        }
+        std::vector<seed<Index>> seeds;
+        while (!seeds_.empty() && (*seeds_).ch == c) {
+            seeds.push_back(*seeds_);
+            ++seeds_;
+        }
+        if (!seeds.empty()) process_seeds(seeds, false);
+        join(c);
+    }
+
+    //! Places the items of one bulk (in order) and induces their successors.
+    void process(const std::vector<item_t>& items) {
+        hint_ = items.size();
+        try {
+            for (const item_t& x : items) {
+                const Index rank = Index(rank_++);
+                Index name{};
+                if constexpr (Named) {
+                    if (!have_prev_ || x.name != prev_inducer_) {
+                        prev_name_ = ++names_;
+                        prev_inducer_ = x.name;
+                        have_prev_ = true;
+                    }
+                    name = Index(prev_name_);
+                }
+                place_(x.pos, name, x.w.ch[0]);
+                advance(x, rank, name);
+            }
+        } catch (...) {
+            end_bulk_quietly();
+            throw;
+        }
+        end_bulk();
+    }
+
+    //! The successor of x (placed with rank and name) in its chain.
+    void advance(const item_t& x, Index rank, Index name) {
+        item_t y = x;
+        y.rank = rank;
+        if constexpr (Named) y.name = name;
+        y.pos = Index(std::uint64_t(x.pos) - 1);
+        if (std::uint64_t(x.w.len[0]) > 1) {  // the run goes on: next round, same bucket
+            y.w.len[0] = Index(std::uint64_t(x.w.len[0]) - 1);
+            if (!overflow_ && carry_.size() < lim_.carry_items) {
+                carry_.push_back(y);
+            } else {
+                overflow_ = true;
+                push(y);
+            }
+        } else if (std::uint64_t(x.w.len[1]) > 0) {  // the next run of the window
+            for (unsigned k = 0; k + 1 < window_runs; ++k) {
+                y.w.len[k] = x.w.len[k + 1];
+                y.w.ch[k] = x.w.ch[k + 1];
+            }
+            y.w.len[window_runs - 1] = Index(0);
+            y.w.ch[window_runs - 1] = 0;
+            push(y);
+        } else if (x.w.more) {
+            waiting_.push(waiting<Index>{x.pos, rank, name});
+        } else {
+            end_(chain_end<Index>{rank, x.pos, name});
+        }
+    }
+
+    //! Places seeds (anchors of chains; in the L-pass all of bucket c are equal substrings).
+    void process_seeds(const std::vector<seed<Index>>& seeds, bool unique) {
+        hint_ = seeds.size();
+        try {
+            for (const seed<Index>& s : seeds) {
+                const Index rank = Index(rank_++);
+                Index name = s.name;
+                if constexpr (Named && !Descending) {
+                    if (unique || !seed_named_) {
+                        seed_name_ = ++names_;
+                        seed_named_ = !unique;
+                    }
+                    name = Index(seed_name_);
+                }
+                item_t y{};
+                y.rank = rank;
+                y.pos = Index(std::uint64_t(s.pos) - 1);
+                if constexpr (Named) y.name = name;
+                y.w = s.w;
+                push(y);
+            }
+        } catch (...) {
+            end_bulk_quietly();
+            throw;
+        }
+        seed_named_ = false;
+        end_bulk();
+    }
+
+    //! Chains of bucket c that ran out of window get their continuations.
+    void join(std::uint8_t c) {
+        if (waiting_.size() == 0) return;
+        waiting_.sort();
+        hint_ = waiting_.size();
+        try {
+            for (; !waiting_.empty(); ++waiting_) {
+                const waiting<Index>& w = *waiting_;
+                if (conts_.empty() || (*conts_).ch != c || (*conts_).pos != w.pos)
+                    throw std::logic_error("emflow: eSAIS continuation out of step");
+                item_t y{};
+                y.rank = w.rank;
+                y.pos = Index(std::uint64_t(w.pos) - 1);
+                if constexpr (Named) y.name = w.name;
+                y.w = (*conts_).w;
+                ++conts_;
+                push(y);
+            }
+        } catch (...) {
+            end_bulk_quietly();
+            throw;
+        }
+        end_bulk();
+        waiting_.clear();
+    }
+
+    //! Pushes y, opening a bulk phase (of about hint_ items) if none is open.
+    void push(const item_t& y) {
+        if (!in_bulk_) {
+            q_.bulk_push_begin(hint_);
+            in_bulk_ = true;
+        }
+        q_.bulk_push(y, 0);
+    }
+    //! Ends the open bulk phase, if any.
+    void end_bulk() {
+        if (!in_bulk_) return;
+        in_bulk_ = false;
+        q_.bulk_push_end();
+    }
+    void end_bulk_quietly() {
+        try {
+            end_bulk();
+        } catch (...) {
+        }
+    }
+
+    Queue& q_;
+    Seeds& seeds_;
+    Conts& conts_;
+    Place place_;
+    End end_;
+    pass_limits lim_;
+    std::uint64_t names_;
+    std::uint64_t rank_ = 0;
+    waiting_sorter waiting_;
+    std::vector<item_t> bulk_, cur_, carry_;
+    bool overflow_ = false;
+    bool in_bulk_ = false;
+    std::size_t hint_ = 0;             // items of the current bulk (the phase's size estimate)
+    bool have_prev_ = false;           // a suffix was placed in this bucket (names)
+    Index prev_inducer_{};             // its inducer's name
+    std::uint64_t prev_name_ = 0;      // its name
+    std::uint64_t seed_name_ = 0;      // the name of the current bucket's seeds (L-pass)
+    bool seed_named_ = false;
+};
+
+}  // namespace emflow::pipelines::sa::esais_detail

@@ -1,0 +1,334 @@
+// emflow/pipelines/sa/esais/level.hpp: eSAIS on a byte text (Bingmann, Fischer & Osipov, ALENEX
+// 2013; SAIS by Nong, Zhang & Chan, DCC 2009), its inducing on the bulk-parallel queue:
+//   1. classify: one scan of the text writes the chains' seeds and continuations;
+//   2. sort the S*-substrings: the two inducing passes with the S* suffixes seeded by bucket only,
+//      naming equal prefixes alike (a suffix's name is new unless its bucket and its inducer's
+//      name equal those of the suffix placed before it); the S* suffixes' names in the S-pass's
+//      order name the substrings;
+//   3. unless the names are unique, DC3 on the reduced text (the names in text order) ranks the
+//      S* suffixes;
+//   4. induce: the two passes seeded with the S* suffixes in rank order; the L-pass places the
+//      L-type suffixes forwards, the S-pass the S-type ones backwards; a last scan merges them
+//      bucket by bucket into the suffix array.
+// Between the passes the chains' data meet by sorting (the S-pass's seeds are the L-pass's chain
+// ends, joined by position with the S-parts' windows and ordered by their L-pass ranks).
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/dc3/budget.hpp>
+#include <emflow/pipelines/sa/dc3/level.hpp>
+#include <emflow/pipelines/sa/esais/classify.hpp>
+#include <emflow/pipelines/sa/esais/induce.hpp>
+#include <emflow/pipelines/sa/esais/sequential_queue.hpp>
+#include <emflow/pipelines/sa/esais/tuples.hpp>
+#include <emflow/ppq.hpp>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace emflow::pipelines::sa::esais_detail {
+
+using dc3_detail::ext_vector;
+using dc3_detail::map_each;
+using dc3_detail::write_vector;
+
+//! The settings of eSAIS: the caller's, DC3's for the recursion (in_memory_symbols), and the
+//! passes' bulk size (tests lower it to drive small texts through every path of a pass).
+struct esais_settings : dc3_detail::dc3_settings {
+    std::size_t bulk_items = 0;  //!< items popped at once and carried in RAM; 0: by the budget
+};
+
+//! Least budget: the recursion's (DC3) or the passes' (queue, sorter, buffers), the larger.
+inline std::uint64_t minimum_budget(pipelining mode) {
+    return std::max<std::uint64_t>(dc3_detail::external_minimum(mode), 16 << 20);
+}
+
+//! "eSAIS: what".
+inline std::string phase_name(const char* what) { return std::string("eSAIS: ") + what; }
+
+//! A level's data and budget split.
+template <class Index>
+struct level_state {
+    using seed_vector = ext_vector<seed<Index>>;
+    using cont_vector = ext_vector<continuation<Index>>;
+    using end_vector = ext_vector<chain_end<Index>>;
+
+    const esais_settings& cfg;     //!< the settings
+    std::uint64_t n;               //!< text length
+    seed_vector sstar, lstar;      //!< from the scan, in position order
+    cont_vector l_cont, s_cont;    //!< continuations, sorted in their pass's order
+    seed<Index> end{};             //!< the end of the text with the last L-part
+
+    //! Each of at most two sorters alive at once between the passes.
+    std::size_t sorter_bytes() const { return std::size_t(cfg.memory_bytes / 4); }
+    //! Sort options by pipelining mode.
+    sort_options sorting() const {
+        const bool async = cfg.mode == pipelining::parallel;
+        return {async, async};
+    }
+    //! The queue's configuration in a pass.
+    ppq_config queue_config() const {
+        ppq_config q;
+        q.memory_bytes = std::size_t(cfg.memory_bytes / 2);
+        return q;
+    }
+    //! RAM of a pass besides its queue.
+    template <class Item>
+    pass_limits limits() const {
+        pass_limits l;
+        const std::size_t items = std::max<std::size_t>(1024, cfg.memory_bytes / 32 / sizeof(Item));
+        l.bulk_items = cfg.bulk_items ? cfg.bulk_items : std::min<std::size_t>(items, 1 << 20);
+        l.carry_items = l.bulk_items;
+        l.waiting_bytes = std::size_t(cfg.memory_bytes / 8);
+        return l;
+    }
+};
+
+//! Phase 1: the scan, then the continuations sorted in their passes' orders.
+template <class Index, class OpenText>
+void classify(OpenText& open_text, level_state<Index>& st) {
+    using S = level_state<Index>;
+    auto ph = begin_phase(st.cfg.report, phase_name("classify"), st.n);
+    typename S::cont_vector l_cont, s_cont;
+    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{
+        &st.sstar, &st.lstar, &l_cont, &s_cont};
+    classifier<Index, typename S::seed_vector, typename S::cont_vector> scan(out);
+    materialize(count_progress(open_text(), ph, 1), scan);
+    st.end = out.end;
+    const auto mem = st.sorter_bytes();
+    write_vector(sort(streamify(l_cont), by_bucket_position<Index, false>{}, mem, st.sorting()),
+                 st.l_cont);
+    write_vector(sort(streamify(s_cont), by_bucket_position<Index, true>{}, mem, st.sorting()),
+                 st.s_cont);
+}
+
+//! The S-pass's seeds: the L-pass's chain ends (rank order) joined by position with the
+//! S-parts' windows, in the L-pass's order backwards.
+template <class Index>
+void s_seeds(const level_state<Index>& st, const typename level_state<Index>::end_vector& ends,
+             typename level_state<Index>::seed_vector& out) {
+    using S = level_state<Index>;
+    if (ends.size() != st.lstar.size())
+        throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ends.size()) +
+                               " chains, " + std::to_string(st.lstar.size()) + " expected");
+    const auto mem = st.sorter_bytes();
+    typename S::seed_vector::bufreader_type windows(st.lstar);
+    auto joined = map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, mem, st.sorting()),
+                           [&windows](const chain_end<Index>& e) {
+                               seed<Index> s = *windows;
+                               ++windows;
+                               s.order = e.rank;
+                               s.name = e.name;
+                               return s;
+                           });
+    write_vector(sort(std::move(joined), by_order_descending<Index>{}, mem, st.sorting()), out);
+}
+
+//! Runs one pass on the configured priority queue.
+template <class Index, bool Named, bool Descending, class Seeds, class Conts, class Place,
+          class End>
+std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts, Place place,
+                       End end, const seed<Index>* start, std::uint64_t first_name) {
+    using item_t = item<Index, Named>;
+    using order = pop_later<item_t, Descending>;
+    auto run = [&](auto& q) {
+        induce_pass<Index, Named, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
+            pass(q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
+        return pass.run(start);
+    };
+    if (st.cfg.queue == queue_kind::stxxl) {
+        sequential_queue<item_t, order> q(st.cfg.memory_bytes / 8);
+        return run(q);
+    }
+    parallel_priority_queue<item_t, order> q(order{}, st.queue_config());
+    return run(q);
+}
+
+//! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many
+//! distinct names there are.
+template <class Index>
+std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) {
+    using S = level_state<Index>;
+    auto ph = begin_phase(st.cfg.report, phase_name("sort the S*-substrings"), st.n);
+    typename S::seed_vector by_bucket;
+    write_vector(sort(streamify(st.sstar), by_bucket_order<Index>{}, st.sorter_bytes(),
+                      st.sorting()),
+                 by_bucket);
+    typename S::end_vector lends, sstar_named;
+    std::uint64_t last_name;
+    {
+        typename S::seed_vector::bufreader_type seeds(by_bucket);
+        typename S::cont_vector::bufreader_type conts(st.l_cont);
+        typename S::end_vector::bufwriter_type w(lends);
+        last_name = run_pass<Index, true, false>(
+            st, seeds, conts, [](Index, Index, std::uint8_t) {},
+            [&w](const chain_end<Index>& e) {
+                if (std::uint64_t(e.pos) != 0) w << e;
+            },
+            &st.end, 0);
+        w.finish();
+    }
+    typename S::seed_vector sseeds;
+    s_seeds(st, lends, sseeds);
+    lends.clear();
+    {
+        typename S::seed_vector::bufreader_type seeds(sseeds);
+        typename S::cont_vector::bufreader_type conts(st.s_cont);
+        typename S::end_vector::bufwriter_type w(sstar_named);
+        run_pass<Index, true, true>(
+            st, seeds, conts, [](Index, Index, std::uint8_t) {},
+            [&w](const chain_end<Index>& e) {
+                if (std::uint64_t(e.pos) != 0) w << e;
+            },
+            nullptr, last_name);
+        w.finish();
+    }
+    if (sstar_named.size() != st.sstar.size())
+        throw std::logic_error("emflow: eSAIS S-pass found " + std::to_string(sstar_named.size()) +
+                               " S* suffixes, " + std::to_string(st.sstar.size()) + " expected");
+    // Backwards order: the first is the greatest substring.
+    std::uint64_t distinct = 0;
+    {
+        Index prev{};
+        for (typename S::end_vector::bufreader_type r(sstar_named); !r.empty(); ++r) {
+            if (distinct == 0 || (*r).name != prev) ++distinct;
+            prev = (*r).name;
+        }
+    }
+    auto named = map_each(streamify(sstar_named),
+                          [distinct, d = std::uint64_t(0), prev = Index()](
+                              const chain_end<Index>& e) mutable {
+                              if (d == 0 || e.name != prev) ++d;
+                              prev = e.name;
+                              return pos_value<Index>{e.pos, Index(distinct + 1 - d)};
+                          });
+    write_vector(sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorter_bytes(),
+                      st.sorting()) |
+                     transform([](const pos_value<Index>& v) { return v.value; }),
+                 names);
+    return distinct;
+}
+
+//! Phase 3: the S* suffixes as the L-pass's seeds in suffix order.
+template <class Index>
+void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t distinct,
+                typename level_state<Index>::seed_vector& sorted) {
+    const std::uint64_t m = st.sstar.size();
+    ext_vector<Index> ranks;
+    ext_vector<Index>* by_position = &names;  // unique names are the ranks
+    if (distinct < m) {
+        ext_vector<Index> sa;
+        dc3_detail::reduced_text<Index> reduced{&names};
+        dc3_detail::dc3_level<Index, Index>(reduced, m, distinct, sa, st.cfg, 1, sizeof(Index));
+        if (st.cfg.mode == pipelining::parallel)
+            dc3_detail::invert<true, Index>(sa, ranks, st.cfg, 1);
+        else
+            dc3_detail::invert<false, Index>(sa, ranks, st.cfg, 1);
+        by_position = &ranks;
+    }
+    auto ph = begin_phase(st.cfg.report, phase_name("order the S* suffixes"), m);
+    typename ext_vector<Index>::bufreader_type rank_of(*by_position);
+    auto seeds = map_each(streamify(st.sstar), [&rank_of](const seed<Index>& s) {
+        seed<Index> t = s;
+        t.order = *rank_of;
+        ++rank_of;
+        return t;
+    });
+    write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorter_bytes(), st.sorting()),
+                 sorted);
+}
+
+//! Phase 4: the final passes and the merge into out.
+template <class Index, class Out>
+void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
+                Out& out) {
+    using S = level_state<Index>;
+    auto ph = begin_phase(st.cfg.report, phase_name("induce the suffix array"),
+                          st.n * sizeof(Index));
+    ext_vector<Index> lpos, spos;
+    std::array<std::uint64_t, 256> lcount{}, scount{};
+    typename S::end_vector lends;
+    {
+        typename S::seed_vector::bufreader_type seeds(sorted);
+        typename S::cont_vector::bufreader_type conts(st.l_cont);
+        typename S::end_vector::bufwriter_type w(lends);
+        typename ext_vector<Index>::bufwriter_type pw(lpos);
+        run_pass<Index, false, false>(
+            st, seeds, conts,
+            [&](Index pos, Index, std::uint8_t c) {
+                pw << pos;
+                ++lcount[c];
+            },
+            [&w](const chain_end<Index>& e) {
+                if (std::uint64_t(e.pos) != 0) w << e;
+            },
+            &st.end, 0);
+        w.finish();
+        pw.finish();
+    }
+    typename S::seed_vector sseeds;
+    s_seeds(st, lends, sseeds);
+    lends.clear();
+    {
+        typename S::seed_vector::bufreader_type seeds(sseeds);
+        typename S::cont_vector::bufreader_type conts(st.s_cont);
+        typename ext_vector<Index>::bufwriter_type pw(spos);
+        run_pass<Index, false, true>(
+            st, seeds, conts,
+            [&](Index pos, Index, std::uint8_t c) {
+                pw << pos;
+                ++scount[c];
+            },
+            [](const chain_end<Index>&) {}, nullptr, 0);
+        pw.finish();
+    }
+    if (lpos.size() + spos.size() != st.n)
+        throw std::logic_error("emflow: eSAIS placed " + std::to_string(lpos.size()) + " + " +
+                               std::to_string(spos.size()) + " suffixes of " +
+                               std::to_string(st.n));
+    // Bucket by bucket: its L-type suffixes forwards, then its S-type ones (stored backwards).
+    typename ext_vector<Index>::bufreader_type l(lpos);
+    stxxl::vector_bufreader_reverse<typename ext_vector<Index>::const_iterator> s(spos.cbegin(),
+                                                                                  spos.cend());
+    auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0]]() mutable {
+        while (left_l == 0 && left_s == 0) {
+            ++c;
+            left_l = lcount[c];
+            left_s = scount[c];
+        }
+        Index x;
+        if (left_l > 0) {
+            x = *l;
+            ++l;
+            --left_l;
+        } else {
+            x = *s;
+            ++s;
+            --left_s;
+        }
+        return x;
+    });
+    materialize(std::move(merged) | count_progress(ph), out);
+}
+
+//! The suffix array of the n-byte text into out (n > 0).
+template <class Index, class OpenText, class Out>
+void esais_level(OpenText& open_text, std::uint64_t n, Out& out, const esais_settings& cfg) {
+    level_state<Index> st{cfg, n, {}, {}, {}, {}, {}};
+    classify(open_text, st);
+    typename level_state<Index>::seed_vector sorted;
+    {
+        ext_vector<Index> names;
+        const std::uint64_t distinct = name_substrings(st, names);
+        rank_sstar(st, names, distinct, sorted);
+    }
+    st.sstar.clear();
+    induce_all(st, sorted, out);
+}
+
+}  // namespace emflow::pipelines::sa::esais_detail

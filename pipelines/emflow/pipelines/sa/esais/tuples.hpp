@@ -1,0 +1,222 @@
+// emflow/pipelines/sa/esais/tuples.hpp: the tuples of eSAIS (Bingmann, Fischer & Osipov, ALENEX
+// 2013) on a byte text. A *part* is a maximal stretch of L-type (or S-type) positions; it is
+// induced as a chain from the position right of it (its *anchor*: an S* position, the end of the
+// text, or the first position of an L-part). The chain's tuples carry the part's next runs of
+// equal bytes (nearest first), so the text is never read at random; a part with more runs than a
+// window holds gets *continuation* records, joined by position when the chain reaches them.
+// The Index fields come first; every struct is trivially copyable (sorters, the queue, disks).
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace emflow::pipelines::sa::esais_detail {
+
+//! Largest value of an index type (sorter sentinels).
+template <class T>
+constexpr T top() {
+    return std::numeric_limits<T>::max();
+}
+
+//! Runs a window holds beyond the current one.
+inline constexpr unsigned extra_runs = 2;
+//! Runs in a window.
+inline constexpr unsigned window_runs = extra_runs + 1;
+
+//! The next runs of a part to the left of a position, nearest first; run 0 is the current one
+//! (its length counts the positions still to induce, the current one included).
+template <class Index>
+struct window {
+    Index len[window_runs];     //!< run lengths, 0 past the last run held
+    std::uint8_t ch[window_runs];  //!< run bytes
+    std::uint8_t more;          //!< 1 if the part has runs beyond these (a continuation)
+};
+
+//! A suffix to place in a pass: position pos, in bucket w.ch[0], induced by the suffix of rank
+//! rank (the pass's numbering). Named items (sorting the S*-substrings) carry the inducer's name.
+template <class Index, bool Named>
+struct item;
+
+template <class Index>
+struct item<Index, false> {
+    Index rank;          //!< the inducer's rank
+    Index pos;           //!< the position
+    window<Index> w;     //!< the part from pos leftwards
+};
+
+template <class Index>
+struct item<Index, true> {
+    Index rank;          //!< the inducer's rank
+    Index pos;           //!< the position
+    Index name;          //!< the inducer's name (equal prefixes, equal names)
+    window<Index> w;     //!< the part from pos leftwards
+};
+
+//! A pass's queue order: by bucket (ascending in the L-pass, descending in the S-pass), then by
+//! the inducer's rank. As std::priority_queue compares: true if a pops after b.
+template <class Item, bool Descending>
+struct pop_later {
+    //! Bucket key: the order buckets are processed in.
+    static unsigned bucket(std::uint8_t c) { return Descending ? 255u - c : c; }
+    //! a pops after b
+    bool operator()(const Item& a, const Item& b) const {
+        const unsigned ka = bucket(a.w.ch[0]), kb = bucket(b.w.ch[0]);
+        if (ka != kb) return ka > kb;
+        return std::uint64_t(a.rank) > std::uint64_t(b.rank);
+    }
+    //! Pops after every item (STXXL's priority_queue sentinel).
+    Item min_value() const {
+        Item t{};
+        t.w.ch[0] = Descending ? 0 : 255;
+        t.rank = top<decltype(t.rank)>();
+        return t;
+    }
+};
+
+//! A chain's start: the anchor at pos (byte ch, of rank order in the sorted stream) induces pos-1
+//! with the window w of the part left of it. name: the anchor's name (sorting substrings).
+template <class Index>
+struct seed {
+    Index order;        //!< sort key: rank of the anchor (or its position)
+    Index pos;          //!< the anchor
+    Index name;         //!< the anchor's name (sorting substrings)
+    window<Index> w;    //!< the part left of the anchor
+    std::uint8_t ch;    //!< T[pos]
+};
+
+//! The window a chain needs after the run in bucket ch that starts at pos (pos-1 is the next).
+template <class Index>
+struct continuation {
+    Index pos;          //!< leftmost position of the finished run
+    window<Index> w;    //!< the runs from pos-1 leftwards
+    std::uint8_t ch;    //!< the finished run's byte (the bucket the join happens in)
+};
+
+//! A chain tuple waiting for its continuation: pos finished its run with rank rank.
+template <class Index>
+struct waiting {
+    Index pos;   //!< leftmost position of the finished run
+    Index rank;  //!< its rank
+    Index name;  //!< its name (sorting substrings)
+};
+
+//! A chain's end reached in a pass: position pos got rank (and name).
+template <class Index>
+struct chain_end {
+    Index rank;  //!< its rank in the pass
+    Index pos;   //!< the position
+    Index name;  //!< its name (sorting substrings)
+};
+
+//! Seeds by order.
+template <class Index>
+struct by_order {
+    using T = seed<Index>;
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        return std::uint64_t(a.order) < std::uint64_t(b.order);
+    }
+    //! Below every seed.
+    T min_value() const { return T{}; }
+    //! Above every seed.
+    T max_value() const {
+        T t{};
+        t.order = top<Index>();
+        return t;
+    }
+};
+
+//! Seeds by order, descending (the S-pass takes the L-pass's ranks backwards).
+template <class Index>
+struct by_order_descending {
+    using T = seed<Index>;
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        return std::uint64_t(a.order) > std::uint64_t(b.order);
+    }
+    //! Below every seed.
+    T min_value() const {
+        T t{};
+        t.order = top<Index>();
+        return t;
+    }
+    //! Above every seed.
+    T max_value() const { return T{}; }
+};
+
+//! Seeds by bucket, then order (the L-pass of the substrings: a bucket's S* suffixes in any
+//! fixed order).
+template <class Index>
+struct by_bucket_order {
+    using T = seed<Index>;
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        if (a.ch != b.ch) return a.ch < b.ch;
+        return std::uint64_t(a.order) < std::uint64_t(b.order);
+    }
+    //! Below every seed.
+    T min_value() const { return T{}; }
+    //! Above every seed.
+    T max_value() const {
+        T t{};
+        t.order = top<Index>();
+        t.ch = 255;
+        return t;
+    }
+};
+
+//! A value (name or rank) of the S* suffix at position pos.
+template <class Index>
+struct pos_value {
+    Index pos;    //!< the S* position
+    Index value;  //!< its name or rank
+};
+
+//! Continuations by bucket (in a pass's order), then position.
+template <class Index, bool Descending>
+struct by_bucket_position {
+    using T = continuation<Index>;
+    static unsigned bucket(std::uint8_t c) { return Descending ? 255u - c : c; }
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        if (a.ch != b.ch) return bucket(a.ch) < bucket(b.ch);
+        return std::uint64_t(a.pos) < std::uint64_t(b.pos);
+    }
+    //! Below every record.
+    T min_value() const {
+        T t{};
+        t.ch = Descending ? 255 : 0;
+        return t;
+    }
+    //! Above every record.
+    T max_value() const {
+        T t{};
+        t.ch = Descending ? 0 : 255;
+        t.pos = top<Index>();
+        return t;
+    }
+};
+
+//! Anything with a pos field, by position.
+template <class T>
+struct by_pos {
+    using Index = decltype(T::pos);
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        return std::uint64_t(a.pos) < std::uint64_t(b.pos);
+    }
+    //! Below every tuple.
+    T min_value() const { return T{}; }
+    //! Above every tuple.
+    T max_value() const {
+        T t{};
+        t.pos = top<Index>();
+        return t;
+    }
+};
+
+static_assert(std::is_trivially_copyable_v<item<std::uint32_t, true>>);
+static_assert(sizeof(item<std::uint32_t, false>) == 24);
+
+}  // namespace emflow::pipelines::sa::esais_detail
