@@ -1,6 +1,8 @@
 // Sort node and push-fed sorter against std::stable_sort's multiset and order: random inputs
 // with duplicates, empty, one element, several runs under a small budget, async and synchronous
-// run formation, parallel and sequential run sorting; fed by split/async push; errors.
+// run formation, parallel and sequential run sorting and merging; plain comparators over the
+// whole value range; merges in several passes; fed by split/async push; errors (budget,
+// throwing comparator, full disk).
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
@@ -16,17 +18,8 @@ using u64 = std::uint64_t;
 
 namespace {
 
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
-};
-
-struct greater_u64 {
-    bool operator()(u64 a, u64 b) const { return a > b; }
-    u64 min_value() const { return ~u64(0); }
-    u64 max_value() const { return 0; }
-};
+using less_u64 = std::less<u64>;
+using greater_u64 = std::greater<u64>;
 
 std::vector<sort_options> all_options() {
     return {{true, true}, {true, false}, {false, true}, {false, false}};
@@ -112,16 +105,70 @@ TEST_CASE("sorter rejects a too small memory budget", "[sort][errors]") {
                     std::invalid_argument);
 }
 
-TEST_CASE("sorter rejects an element equal to the comparator's max_value sentinel", "[sort][errors]") {
+TEST_CASE("plain comparators sort the whole value range, equal keys and pairs", "[sort]") {
     auto& dir = emflow_test::configure_test_disks();
-    for (auto opt : {sort_options{false, false}, sort_options{false, true}}) {
-        std::vector<u64> v(300000), out;
-        std::iota(v.begin(), v.end(), u64(1));
-        v[1234] = ~u64(0);  // STXXL pads runs with max_value(): this element would be confused
-        CHECK_THROWS_AS(materialize(streamify(v) | sort(less_u64{}, small_budget, opt), std::back_inserter(out)),
-                        std::invalid_argument);
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        std::vector<u64> v(400000 + rng() % 1000);
+        for (auto& x : v) x = rng() % 4 == 0 ? (rng() % 2 ? ~u64(0) : 0) : rng();
+        std::vector<u64> up, down, same;
+        materialize(streamify(v) | sort(std::less<>(), small_budget, opt), std::back_inserter(up));
+        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt), std::back_inserter(down));
+        std::vector<u64> expect(v);
+        std::sort(expect.begin(), expect.end());
+        CHECK(up == expect);
+        std::reverse(expect.begin(), expect.end());
+        CHECK(down == expect);
+        std::vector<u64> equal(v.size(), ~u64(0));
+        materialize(streamify(equal) | sort(std::less<>(), small_budget, opt), std::back_inserter(same));
+        CHECK(same == equal);
+        // std::pair is not trivially copyable: sorted by tbb::parallel_sort / std::sort
+        std::vector<std::pair<u64, u64>> pairs(v.size()), got;
+        for (std::size_t i = 0; i < v.size(); ++i) pairs[i] = {v[i] % 7, v[i]};
+        materialize(streamify(pairs) | sort(std::less<>(), small_budget, opt), std::back_inserter(got));
+        std::sort(pairs.begin(), pairs.end());
+        CHECK(got == pairs);
     }
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a merge over more runs than its budget reads at once takes extra passes", "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    // The least budget: runs of 64 Ki items, a merge that reads 6 blocks at once: 30 runs
+    // need two passes before the last one.
+    constexpr std::size_t least = 2 << 20;
+    for (auto opt : {sort_options{true, true}, sort_options{false, false}}) {
+        auto v = emflow_test::random_values(rng, 30 * 65536 - rng() % 1000, 5000);
+        std::vector<u64> got;
+        const auto before = stxxl::stats_data(*stxxl::stats::get_instance());
+        materialize(streamify(v) | sort(std::greater<>(), least, opt), std::back_inserter(got));
+        const auto io = stxxl::stats_data(*stxxl::stats::get_instance()) - before;
+        std::sort(v.begin(), v.end(), std::greater<>());
+        CHECK(got == v);
+        CHECK(std::uint64_t(io.get_written_volume()) > 3 * v.size() * sizeof(u64) / 2);  // passes
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every block", "[sort][errors]") {
+    emflow::external_memory_config em;
+    em.disks = {emflow::disk_spec{8 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : {sort_options{true, true}, sort_options{false, false}}) {
+        auto big = emflow_test::random_values(rng, std::size_t(2) << 20);  // 16 MiB of runs
+        std::vector<u64> none;
+        CHECK_THROWS_AS(materialize(streamify(big) | sort(less_u64{}, 2 << 20, opt), std::back_inserter(none)),
+                        stxxl::io_error);
+        CHECK(dir.entries() == 0);
+        // every block is back: a sort that fits the disk works
+        auto v = emflow_test::random_values(rng, 300000);
+        std::vector<u64> got;
+        materialize(streamify(v) | sort(less_u64{}, 2 << 20, opt), std::back_inserter(got));
+        std::sort(v.begin(), v.end());
+        CHECK(got == v);
+    }
 }
 
 namespace {
@@ -132,8 +179,6 @@ struct throwing_less {
         if (a == bad || b == bad) throw std::runtime_error("comparator failed");
         return a < b;
     }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
 };
 
 }  // namespace

@@ -86,6 +86,10 @@ public:
         if (on) rehint();
     }
 
+    //! Holds at most blocks read blocks in all (at least the current ones) instead of read
+    //! blocks per array: for a merge of all arrays given one budget (an external sort's).
+    void set_read_budget(std::size_t blocks) { read_budget_ = blocks; }
+
     //! Adds a freshly written array (re-plans the prefetch hints).
     void add(array_ptr a) {
         arrays_.push_back(std::move(a));
@@ -218,7 +222,7 @@ public:
             want[i] = a.current() + current;
             used += current;
         }
-        const std::size_t budget = n * cfg_.read_blocks;
+        const std::size_t budget = read_budget_ ? read_budget_ : n * cfg_.read_blocks;
         tournament_tree<hint_beats> tree(hint_beats{this});
         tree.rebuild(n);
         while (used < budget) {
@@ -289,6 +293,7 @@ private:
     std::vector<bool> participating_;  // empty: all arrays take part
     std::vector<std::size_t> next_;    // rehint(): one past the last block to hold per array
     tournament_tree<limit_beats> limit_tree_;
+    std::size_t read_budget_ = 0;  // 0: read blocks per array
     bool prefetch_ = true;
     bool blocks_advanced_ = false;
 };

@@ -25,6 +25,11 @@ public:
     T* fill_area() { return data_.data(); }
     //! Capacity in elements.
     std::size_t capacity() const { return data_.size(); }
+    //! Frees the storage (allocate() again before the next refill).
+    void release() {
+        std::vector<T>().swap(data_);
+        pos_ = len_ = 0;
+    }
     //! Declares the first n elements of fill_area() as the new batch.
     void filled(std::size_t n) {
         pos_ = 0;

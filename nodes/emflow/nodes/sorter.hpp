@@ -7,24 +7,19 @@
 // and written by a task while the next run fills the second buffer. Runs of trivially copyable
 // items are sorted by the PPQ's block quicksort (ppq/block_quicksort.hpp, about 2x std::sort
 // and tbb::parallel_sort on random keys: bench/sort), others (std::pair is not trivially
-// copyable) by tbb::parallel_sort or std::sort. Runs are written with STXXL's
-// runs_creator<from_sorted_sequences> and merged by STXXL's runs_merger, which
-// streams (prefetching, recursive merging if the runs exceed the budget). Pulling before the
-// input ended waits (suspends) until push_stop() was processed.
+// copyable) by tbb::parallel_sort or std::sort. Runs go to disk and are merged by
+// emflow/nodes/external_runs.hpp: prefetching by prediction, the parallel multiway merge in the
+// arena (sequential with parallel_sort off), more passes only if the budget needs them. Pulling
+// before the input ended waits (suspends) until push_stop() was processed.
 //
 // Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
-// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass
-// ((runs + 4 x disks + 1) blocks) when the budget has room for it then, with a second block per
-// run for prefetching if that is spare (not assigned to its phase's other consumers).
+// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass when
+// the budget has room for it then, with up to a second block per run for prefetching if that is
+// spare (not assigned to its phase's other consumers).
 //
-// Merging uses STXXL's sequential loser tree (sets stxxl::SETTINGS::native_merge for the
-// process), so no OpenMP team competes with the arena's threads.
-//
-// The comparator is STXXL's: operator()(a, b), min_value() and max_value() (sentinels). STXXL
-// pads runs with max_value(), so an element not strictly less than it would be confused with the
-// padding (elements lost, padding emitted): each run's largest element is checked, and such an
-// element throws std::invalid_argument.
+// The comparator is any strict weak ordering: cmp(a, b) is true if a comes first. Items are
+// stored on disk as bytes (trivially destructible types, as in STXXL's containers).
 //
 //   sorter_node<pair_t, by_second> s(by_second{}, 256 << 20);   split(src, s) ... s | transform(f)
 #pragma once
@@ -33,12 +28,12 @@
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/external_runs.hpp>
 
 #include <emflow/ppq/block_quicksort.hpp>
 
 #include <oneapi/tbb/parallel_sort.h>
 #include <oneapi/tbb/task_arena.h>
-#include <stxxl/bits/stream/sort_stream.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -61,12 +56,7 @@ struct sort_options {
 //! Push in, pull out sorter.
 template <class T, class Cmp>
 class sorter_node {
-    static constexpr unsigned block_size = 256 * 1024;
-    using creator_type = stxxl::stream::runs_creator<stxxl::stream::from_sorted_sequences<T>, Cmp,
-                                                     block_size>;
-    using runs_type = typename creator_type::sorted_runs_type;
-    using merger_type = stxxl::stream::runs_merger<runs_type, Cmp>;
-    static constexpr std::size_t writer_memory = 4 * block_size;
+    using runs_type = external_runs<T, Cmp>;
 
 public:
     using value_type = T;  //!< element type
@@ -77,15 +67,6 @@ public:
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
     sorter_node(sorter_node&&) noexcept = default;
     sorter_node& operator=(sorter_node&&) noexcept = default;
-    //! During unwinding, abandons STXXL's run writer and merger: their destructors wait for
-    //! their I/O and throw if it failed (a full disk), which would terminate the process
-    //! instead of letting the first error reach the caller. Their buffers leak then.
-    ~sorter_node() {
-        if (state_ && std::uncaught_exceptions() > 0) {
-            static_cast<void>(state_->creator.release());
-            static_cast<void>(state_->merger.release());
-        }
-    }
 
     //! Declares its memory (file comment), checks an explicit budget. Run buffers are
     //! allocated at the first push, merge buffers at the first pull. A sorter may be pushed into
@@ -106,11 +87,7 @@ public:
         }
         if (started_) return;
         started_ = true;
-        ensure_external_memory();
-        state_->creator = std::make_unique<creator_type>(cmp_, writer_memory);
-        // STXXL would merge with OpenMP threads (spinning beside the arena's workers): merging
-        // streams with the sequential loser tree; parallelism comes from the arena.
-        stxxl::SETTINGS::native_merge = true;
+        state_->runs = std::make_unique<runs_type>(cmp_);
     }
 
     // ---- push side ----
@@ -157,19 +134,12 @@ public:
 private:
     static constexpr std::size_t no_id = ~std::size_t(0);
 
-    //! Blocks of a one-pass merge beyond one per run: STXXL's minimum prefetch (2 per disk), and
-    //! as many again.
-    static std::size_t merge_extra_blocks() {
-        return 4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 1;
-    }
-    //! Least memory of the run formation.
+    //! Least memory of the run formation: the writer and runs of two blocks.
     std::size_t runs_minimum() const {
-        return writer_memory + (opt_.async_runs ? 2 : 1) * 2 * block_size;
+        return runs_type::writer_bytes() + (opt_.async_runs ? 2 : 1) * 2 * runs_type::block_bytes();
     }
-    //! Least memory of the merge: STXXL's recursive merge, (4 x disks + 3) blocks.
-    static std::size_t merge_minimum() {
-        return (4 * std::size_t(stxxl::config::get_instance()->disks_number()) + 3) * block_size;
-    }
+    //! Least memory of the merge.
+    static std::size_t merge_minimum() { return runs_type::merge_minimum(); }
 
     //! Declares the run formation (at level, unless the input already ended in an earlier
     //! graph) and the merge (one level higher until a second start() places it).
@@ -203,15 +173,15 @@ private:
     void allocate_runs() {
         const std::size_t buffers = opt_.async_runs ? 2 : 1;
         std::size_t mem = ctx_->memory().acquire(runs_id_, ctx_->memory().assigned(runs_id_));
-        run_capacity_ = std::max<std::size_t>(1, (mem - std::min(mem, writer_memory)) / buffers / sizeof(T));
+        const std::size_t writer = runs_type::writer_bytes();
+        run_capacity_ = std::max<std::size_t>(1, (mem - std::min(mem, writer)) / buffers / sizeof(T));
         state_->filling.reserve(run_capacity_);
         if (opt_.async_runs) state_->spare.reserve(run_capacity_);
     }
 
     struct state {
         std::vector<T> filling, spare;
-        std::unique_ptr<creator_type> creator;
-        std::unique_ptr<merger_type> merger;
+        std::unique_ptr<runs_type> runs;
         std::mutex mutex;
         wait_point wait;
         bool forming = false;  // a run task is under way
@@ -269,11 +239,7 @@ private:
         } else {
             std::sort(first, last, cmp_);
         }
-        if (!cmp_(run.back(), cmp_.max_value()))
-            throw std::invalid_argument("emflow: sorter input has an element not less than the "
-                                        "comparator's max_value() sentinel");
-        for (const T& x : run) state_->creator->push(x);
-        state_->creator->finish();
+        state_->runs->add(first, run.size());
         run.clear();
     }
 
@@ -288,38 +254,43 @@ private:
 
     bool refill() {
         state& s = *state_;
-        if (!s.merger) {
+        if (!merging_) {
             if (merged_) return false;
-            {
-                std::unique_lock<std::mutex> lock(s.mutex);
-                s.wait.wait(lock, *ctx_, [&] { return s.input_done; });
-            }
-            runs_type runs = s.creator->result();
-            s.creator.reset();
-            memory_plan& plan = ctx_->memory();
-            std::size_t mem = memory_;
-            if (mem == 0) {  // automatic: one pass over its runs, prefetching with what is spare
-                const std::size_t nruns = runs->runs.size();
-                const std::size_t need = (nruns + merge_extra_blocks()) * block_size;
-                plan.expect(merge_id_, s.pushed * sizeof(T));
-                mem = plan.acquire(merge_id_, std::max(need, merge_minimum()), nruns * block_size);
-            } else {
-                plan.acquire(merge_id_, mem);
-            }
-            s.merger = std::make_unique<merger_type>(runs, cmp_, mem);
-            out_.allocate(default_chunk);
-            merged_ = true;
+            start_merge();
         }
-        T* out = out_.fill_area();
-        std::size_t n = 0;
-        for (; n < out_.capacity() && !s.merger->empty(); ++n, ++*s.merger) out[n] = **s.merger;
+        const std::size_t n = s.runs->merge(out_.fill_area(), out_.capacity());
         out_.filled(n);
         plan_count(n);
-        if (s.merger->empty()) {
-            s.merger.reset();  // frees the merge buffers and the runs' blocks
+        if (n == 0) {
+            merging_ = false;
+            s.runs.reset();  // frees the merge buffers and the runs' blocks
+            out_.release();
             ctx_->memory().release(merge_id_);
         }
         return n > 0;
+    }
+
+    //! Waits for the input's end, then takes the merge's memory and prepares the merge.
+    void start_merge() {
+        state& s = *state_;
+        {
+            std::unique_lock<std::mutex> lock(s.mutex);
+            s.wait.wait(lock, *ctx_, [&] { return s.input_done; });
+        }
+        memory_plan& plan = ctx_->memory();
+        std::size_t mem = memory_;
+        if (mem == 0) {  // automatic: one pass over its runs, prefetching with what is spare
+            plan.expect(merge_id_, s.pushed * sizeof(T));
+            mem = plan.acquire(merge_id_, std::max(s.runs->one_pass_bytes(), merge_minimum()),
+                               s.runs->count() * runs_type::block_bytes());
+        } else {
+            plan.acquire(merge_id_, mem);
+        }
+        s.runs->start_merge(mem, opt_.parallel_sort
+                                     ? unsigned(tbb::this_task_arena::max_concurrency())
+                                     : 1u);
+        out_.allocate(s.runs->chunk_items());
+        merging_ = merged_ = true;
     }
 
     void plan_count(std::size_t n) { ctx_->memory().count(merge_id_, n, n * sizeof(T)); }
@@ -335,7 +306,7 @@ private:
     std::uint64_t run_ = 0;  // the run (run_context::id) the sorter was last started in
     std::size_t runs_id_ = no_id, merge_id_ = no_id;
     int first_level_ = 0;
-    bool started_ = false, merged_ = false;
+    bool started_ = false, merging_ = false, merged_ = false;
     std::size_t run_capacity_ = 0;
     batch_buffer<T> out_;
 };

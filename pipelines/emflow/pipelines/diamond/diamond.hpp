@@ -8,7 +8,7 @@
 //   -> 13 sort by first -> [14] -> 15;   15 zip into pairs of pairs -> 16 checksum -> 17 file.
 // Nodes 3, 6, 9 and 12 are the sorters' async run formation (Figure 5), 8 and 14 async pulls
 // after the merges. "Sort by first" breaks ties by the second component, so that the output is
-// fully determined. The pairs {0, 0} and {2^64-1, 2^64-1} are reserved (the sorts' sentinels).
+// fully determined.
 // One memory budget for the whole graph: the runtime splits it by phase (emflow/memory_budget.hpp):
 // runs of 4 and 10; merges of 4 and 10 with the runs of 7 and 13; merges of 7 and 13.
 #pragma once
@@ -58,41 +58,24 @@ struct diamond_checksums {
 
 namespace diamond_order {
 
-// STXXL pads runs with max_value(), so every element must compare strictly less than it (the
-// sorter checks this): each order is total on pairs (ties broken by the other component), which
-// reserves only the exact pairs {0, 0} and {2^64-1, 2^64-1}. Ordering by one component alone
-// would make every pair with second == 0 equal to the descending sort's sentinel, and the merge
-// would emit padding instead of those pairs.
-
-//! Node 4: by second component ascending (ties by first).
+//! Node 4: by second component ascending.
 struct by_second_asc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
-        return a.second < b.second || (a.second == b.second && a.first < b.first);
-    }
-    diamond_pair min_value() const { return {0, 0}; }
-    diamond_pair max_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second < b.second; }
 };
 
-//! Node 10: by second component descending (ties by first, descending).
+//! Node 10: by second component descending.
 struct by_second_desc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
-        return a.second > b.second || (a.second == b.second && a.first > b.first);
-    }
-    diamond_pair min_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
-    diamond_pair max_value() const { return {0, 0}; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second > b.second; }
 };
 
-//! Nodes 7 and 13: by first component (ties by second).
+//! Nodes 7 and 13: by first component, ties by second (so that the output is determined).
 struct by_first {
     bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a < b; }
-    diamond_pair min_value() const { return {0, 0}; }
-    diamond_pair max_value() const { return {~std::uint64_t(0), ~std::uint64_t(0)}; }
 };
 
 }  // namespace diamond_order
 
-//! Runs the Diamond graph over in, replacing out; returns the four checksums. The pairs
-//! {0, 0} and {2^64-1, 2^64-1} are reserved as the sorters' sentinels (std::invalid_argument).
+//! Runs the Diamond graph over in, replacing out; returns the four checksums.
 inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& out,
                                      diamond_variant variant, const diamond_config& cfg = {}) {
     using namespace diamond_order;
