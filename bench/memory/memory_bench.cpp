@@ -8,6 +8,7 @@
 // hand MiB: each sorter's (diamond, sort) or the queue's (tfp) memory. --progress: per-phase
 // progress to stderr (for its overhead).
 #include <emflow/flow.hpp>
+#include <emflow/process_memory.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
 #include <emflow/pipelines/tfp/random_dag.hpp>
@@ -15,8 +16,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <limits>
 #include <optional>
 #include <random>
 #include <string>
@@ -28,23 +27,6 @@ namespace {
 
 constexpr std::size_t MiB = std::size_t(1) << 20;
 
-std::size_t peak_rss() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;
-    return 0;
-}
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return std::numeric_limits<u64>::max(); }
-};
-struct greater_u64 {
-    bool operator()(u64 a, u64 b) const { return a > b; }
-    u64 min_value() const { return std::numeric_limits<u64>::max(); }
-    u64 max_value() const { return 0; }
-};
 using u64_vector = stxxl::VECTOR_GENERATOR<u64>::result;
 
 struct setup {
@@ -78,7 +60,7 @@ std::size_t run(const setup& s, Timed&& timed) {
         const u64 n = s.input / sizeof(u64);
         u64_vector in, out;
         std::mt19937_64 rng(1);
-        materialize(generate(n, [&] { return (rng() >> 1) | 0x100; }), in);
+        materialize(generate(n, [&] { return u64(rng()); }), in);
         memory_report mem;
         run_options opt;
         opt.memory_bytes = s.automatic ? s.budget : 0;
@@ -86,9 +68,9 @@ std::size_t run(const setup& s, Timed&& timed) {
         opt.memory = &mem;
         const std::size_t m = s.automatic ? 0 : s.hand;
         timed([&] {
-            materialize(streamify(in) | sort(less_u64{}, m) | transform([](u64 x) { return x ^ 0xFF; }) |
-                            sort(greater_u64{}, m) | transform([](u64 x) { return x ^ 0xFF; }) |
-                            sort(less_u64{}, m),
+            materialize(streamify(in) | sort(std::less<>(), m) | transform([](u64 x) { return x ^ 0xFF; }) |
+                            sort(std::greater<>(), m) | transform([](u64 x) { return x ^ 0xFF; }) |
+                            sort(std::less<>(), m),
                         out, opt);
         });
         if (out.size() != n) throw std::runtime_error("sort: wrong output size");
@@ -146,12 +128,12 @@ int main(int argc, char** argv) try {
     std::size_t rss = 0;
     io_volume io0, io1;
     const std::size_t held = run(s, [&](auto&& body) {
-        std::ofstream("/proc/self/clear_refs") << "5";
+        reset_peak_rss();
         io0 = current_io_volume();
         const auto t0 = std::chrono::steady_clock::now();
         body();
         seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        rss = peak_rss();
+        rss = peak_rss_bytes();
         io1 = current_io_volume();
     });
     std::printf("%s,%zu,%zu,%s,%zu,%d,%.3f,%.1f,%.1f,%.1f,%.1f\n", s.graph.c_str(), s.budget / MiB,

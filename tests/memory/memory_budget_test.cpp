@@ -10,7 +10,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-#include <limits>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -23,12 +22,6 @@ using u64 = std::uint64_t;
 namespace {
 
 constexpr std::size_t MiB = std::size_t(1) << 20;
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return std::numeric_limits<u64>::max(); }
-};
 
 //! The assigned bytes of the consumers named name in the phase of level (0 if none).
 std::vector<std::size_t> assigned(const memory_report& r, int level, const std::string& name) {
@@ -174,8 +167,8 @@ TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merg
     run_options opt;
     opt.memory_bytes = 32 * MiB;
     opt.memory = &report;
-    materialize(streamify(v) | sort(less_u64{}) | transform([](u64 x) { return x + 1; }) |
-                    sort(less_u64{}),
+    materialize(streamify(v) | sort(std::less<>()) | transform([](u64 x) { return x + 1; }) |
+                    sort(std::less<>()),
                 std::back_inserter(out), opt);
     std::vector<u64> ref(v);
     std::sort(ref.begin(), ref.end());
@@ -233,7 +226,7 @@ TEST_CASE("one budget: a budget too small fails before any element is read", "[m
     run_options opt;
     opt.memory_bytes = 2 * MiB;
     try {
-        materialize(streamify(v) | tap([&](u64) { ++read; }) | sort(less_u64{}) | async_pull(),
+        materialize(streamify(v) | tap([&](u64) { ++read; }) | sort(std::less<>()) | async_pull(),
                     std::back_inserter(out), opt);
         FAIL("no config_error");
     } catch (const config_error& e) {
@@ -282,8 +275,8 @@ TEST_CASE("one budget: each phase reports its progress, the merges' with the tot
         opt.memory_bytes = 16 * MiB;
         opt.report = &report;
         std::vector<u64> out;
-        materialize(streamify(v) | sort(less_u64{}) | transform([](u64 x) { return x + 1; }) |
-                        sort(less_u64{}),
+        materialize(streamify(v) | sort(std::less<>()) | transform([](u64 x) { return x + 1; }) |
+                        sort(std::less<>()),
                     std::back_inserter(out), opt);
         CHECK(out.size() == v.size());
     }

@@ -6,6 +6,7 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/flow_runtime.hpp>
+#include <oneapi/tbb/global_control.h>
 #include <stxxl/bits/common/exceptions.h>
 
 #include <omp.h>
@@ -15,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -98,7 +100,10 @@ int main(int argc, char** argv) {
     }
     restart_with_malloc_tunables(argv);
     install_interrupt_handlers();
+    // oneTBB caps its workers at the cores unless told otherwise: --threads is what it says.
+    std::optional<tbb::global_control> parallelism;
     if (o.threads > 0) {
+        parallelism.emplace(tbb::global_control::max_allowed_parallelism, o.threads);
         emflow::set_flow_concurrency(int(o.threads));
         omp_set_num_threads(int(o.threads));
     }
