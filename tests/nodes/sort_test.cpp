@@ -132,6 +132,23 @@ TEST_CASE("plain comparators sort the whole value range, equal keys and pairs", 
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("an input of one run is sorted in RAM, without disk I/O", "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto opt : all_options()) {
+        auto v = emflow_test::random_values(rng, 100000 + rng() % 1000);  // 0.8 MB: one run
+        std::vector<u64> got;
+        const auto before = stxxl::stats_data(*stxxl::stats::get_instance());
+        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt), std::back_inserter(got));
+        const auto io = stxxl::stats_data(*stxxl::stats::get_instance()) - before;
+        std::sort(v.begin(), v.end(), std::greater<>());
+        CHECK(got == v);
+        CHECK(io.get_written_volume() == 0);
+        CHECK(io.get_read_volume() == 0);
+    }
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("a merge over more runs than its budget reads at once takes extra passes", "[sort]") {
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());

@@ -25,6 +25,12 @@ public:
     T* fill_area() { return data_.data(); }
     //! Capacity in elements.
     std::size_t capacity() const { return data_.size(); }
+    //! Takes v as the storage and the whole of it as the batch.
+    void adopt(std::vector<T>&& v) {
+        data_ = std::move(v);
+        pos_ = 0;
+        len_ = data_.size();
+    }
     //! Frees the storage (allocate() again before the next refill).
     void release() {
         std::vector<T>().swap(data_);

@@ -16,7 +16,9 @@
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
 // each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass when
 // the budget has room for it then, with up to a second block per run for prefetching if that is
-// spare (not assigned to its phase's other consumers).
+// spare (not assigned to its phase's other consumers). An input that makes one run only is
+// sorted and kept in RAM (moved from the run formation's memory to the merge's), unless the
+// merge's phase cannot hold it: then it goes to disk like any run.
 //
 // The comparator is any strict weak ordering: cmp(a, b) is true if a comes first. Items are
 // stored on disk as bytes (trivially destructible types, as in STXXL's containers).
@@ -184,15 +186,24 @@ private:
         std::unique_ptr<runs_type> runs;
         std::mutex mutex;
         wait_point wait;
+        std::vector<T> kept;   // the whole input as one sorted run, kept in RAM
         bool forming = false;  // a run task is under way
         bool input_done = false;
         std::uint64_t pushed = 0;
+        std::uint64_t runs_formed = 0;
     };
 
     //! Hands the filled buffer to run formation; last: then the input is complete.
     void form_run(bool last) {
         state& s = *state_;
         s.pushed += s.filling.size();
+        if (last && s.runs_formed == 0) {  // one run in all: sorted, and kept in RAM if it may
+            sort_run(s.filling);
+            std::swap(s.kept, s.filling);
+            finish_input(false);
+            return;
+        }
+        ++s.runs_formed;
         if (!opt_.async_runs) {
             write_run(s.filling);
             if (last) finish_input();
@@ -226,6 +237,13 @@ private:
     //! Sorts run and appends it as one sorted run; empties run.
     void write_run(std::vector<T>& run) {
         if (run.empty()) return;
+        sort_run(run);
+        state_->runs->add(run.data(), run.size());
+        run.clear();
+    }
+
+    //! Sorts run by cmp (in parallel with parallel_sort).
+    void sort_run(std::vector<T>& run) {
         T* first = run.data();
         T* last = first + run.size();
         if constexpr (std::is_trivially_copyable_v<T>) {
@@ -239,14 +257,14 @@ private:
         } else {
             std::sort(first, last, cmp_);
         }
-        state_->runs->add(first, run.size());
-        run.clear();
     }
 
-    void finish_input() {
+    //! The input is complete; release_runs: the run formation's memory is free (else a kept
+    //! run still holds it, until the merge takes it over).
+    void finish_input(bool release_runs = true) {
         std::vector<T>().swap(state_->filling);  // the run buffers go before merging starts
         std::vector<T>().swap(state_->spare);
-        if (runs_id_ != no_id) ctx_->memory().release(runs_id_);
+        if (release_runs && runs_id_ != no_id) ctx_->memory().release(runs_id_);
         std::lock_guard<std::mutex> lock(state_->mutex);
         state_->input_done = true;
         state_->wait.notify_all();
@@ -257,8 +275,12 @@ private:
         if (!merging_) {
             if (merged_) return false;
             start_merge();
+            if (!out_.exhausted()) {  // the kept run
+                plan_count(out_.length());
+                return true;
+            }
         }
-        const std::size_t n = s.runs->merge(out_.fill_area(), out_.capacity());
+        const std::size_t n = in_ram_ ? 0 : s.runs->merge(out_.fill_area(), out_.capacity());
         out_.filled(n);
         plan_count(n);
         if (n == 0) {
@@ -278,9 +300,20 @@ private:
             s.wait.wait(lock, *ctx_, [&] { return s.input_done; });
         }
         memory_plan& plan = ctx_->memory();
+        plan.expect(merge_id_, s.pushed * sizeof(T));
+        if (!s.kept.empty()) {  // one run: the merge's memory holds it, or it goes to disk
+            const std::size_t bytes = s.kept.size() * sizeof(T);
+            if (runs_id_ != no_id) plan.release(runs_id_);
+            if (plan.acquire(merge_id_, std::max(bytes, memory_)) >= bytes) {
+                out_.adopt(std::move(s.kept));
+                merging_ = merged_ = in_ram_ = true;
+                return;
+            }
+            s.runs->add(s.kept.data(), s.kept.size());
+            std::vector<T>().swap(s.kept);
+        }
         std::size_t mem = memory_;
         if (mem == 0) {  // automatic: one pass over its runs, prefetching with what is spare
-            plan.expect(merge_id_, s.pushed * sizeof(T));
             mem = plan.acquire(merge_id_, std::max(s.runs->one_pass_bytes(), merge_minimum()),
                                s.runs->count() * runs_type::block_bytes());
         } else {
@@ -307,6 +340,7 @@ private:
     std::size_t runs_id_ = no_id, merge_id_ = no_id;
     int first_level_ = 0;
     bool started_ = false, merging_ = false, merged_ = false;
+    bool in_ram_ = false;  // the input was one run, merged from RAM
     std::size_t run_capacity_ = 0;
     batch_buffer<T> out_;
 };
