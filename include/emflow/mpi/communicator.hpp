@@ -43,26 +43,42 @@ void locked_call(const char* call, F&& f) {
 }
 
 //! Sleeps a little longer each time nothing happened (polling of MPI requests); never spins hot,
-//! because ranks may share cores.
+//! because ranks may share cores. Short pauses for the first milliseconds of a wait: a
+//! non-blocking collective advances one step per poll on every rank (MPICH's in particular), so
+//! long pauses there would multiply its latency; long waits (a peer still computing) back off
+//! further.
 class backoff {
 public:
     //! Waits before the next poll.
     void pause() {
-        if (delay_us_ == 0)
+        unsigned d = next_delay_us();
+        if (d == 0)
             std::this_thread::yield();
         else
-            std::this_thread::sleep_for(std::chrono::microseconds(delay_us_));
-        delay_us_ = std::min<unsigned>(max_us, delay_us_ == 0 ? 1 : 2 * delay_us_);
+            std::this_thread::sleep_for(std::chrono::microseconds(d));
+    }
+    //! The pause before the next poll in microseconds (0: just yield), for a caller that waits
+    //! in its own way (a condition variable).
+    unsigned next_delay_us() {
+        unsigned d = delay_us_;
+        waited_us_ += d;
+        unsigned cap = waited_us_ < patient_after_us ? short_max_us : max_us;
+        delay_us_ = std::min<unsigned>(cap, delay_us_ == 0 ? 1 : 2 * delay_us_);
+        return d;
     }
     //! Something happened: poll at once next time.
-    void reset() { delay_us_ = 0; }
-    //! The next pause in microseconds.
-    unsigned delay_us() const { return delay_us_; }
+    void reset() {
+        delay_us_ = 0;
+        waited_us_ = 0;
+    }
 
-    static constexpr unsigned max_us = 500;  //!< the longest pause
+    static constexpr unsigned short_max_us = 50;         //!< the longest pause early in a wait
+    static constexpr unsigned max_us = 500;              //!< the longest pause
+    static constexpr unsigned patient_after_us = 20000;  //!< waited this long: longer pauses
 
 private:
     unsigned delay_us_ = 0;
+    std::uint64_t waited_us_ = 0;
 };
 
 //! An owned communicator with MPI_ERRORS_RETURN.

@@ -289,8 +289,7 @@ private:
                     continue;
                 }
                 // Sleep until new work is queued, or poll the pending requests again soon.
-                pause.pause();
-                wake_.wait_for(lock, std::chrono::microseconds(pause.delay_us()));
+                wake_.wait_for(lock, std::chrono::microseconds(pause.next_delay_us()));
             }
             cancel_receives();
         } catch (...) {
