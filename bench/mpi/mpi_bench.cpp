@@ -15,6 +15,7 @@
 #include <emflow/mpi/distributed_sort.hpp>
 #include <emflow/mpi/environment.hpp>
 #include <emflow/mpi/external_memory.hpp>
+#include <emflow/mpi/sorted_check.hpp>
 #include <emflow/mpi/stats.hpp>
 #include <emflow/mpi/tfp_evaluation.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
@@ -116,28 +117,12 @@ auto rank_items(const mpi::communicator& world, u64 n) {
 //! Throws unless out, over all ranks, is a sorted permutation of every rank's rank_items.
 template <class Vector>
 void check_sorted(const mpi::communicator& world, u64 n, const Vector& out) {
-    u64 in_sum = 0, out_sum = 0, prev = 0, first = ~u64(0), last = 0;
-    bool ordered = true;
+    u64 in_sum = 0, out_sum = 0;
     emflow::materialize(rank_items(world, n) | emflow::tap([&](u64 x) { in_sum += splitmix(x); }),
                         emflow::count_sink<u64>());
-    for (auto it = out.cbegin(); it != out.cend(); ++it) {
-        ordered &= prev <= *it;
-        prev = *it;
-        out_sum += splitmix(*it);
-        first = std::min(first, *it);
-        last = std::max(last, *it);
-    }
-    struct bounds {
-        u64 first, last, size;
-    };
-    auto all = world.allgather(bounds{first, last, out.size()});
-    u64 prev_last = 0;
-    for (const bounds& b : all)
-        if (b.size) {
-            ordered &= prev_last <= b.first;
-            prev_last = b.last;
-        }
-    if (world.allreduce_sum(ordered ? 0 : 1) || world.allreduce_sum(in_sum) != world.allreduce_sum(out_sum))
+    for (auto it = out.cbegin(); it != out.cend(); ++it) out_sum += splitmix(*it);
+    if (!mpi::sorted_across_ranks(world, out, ascending{}) ||
+        world.allreduce_sum(in_sum) != world.allreduce_sum(out_sum))
         throw std::runtime_error("mpi_bench sort: the output is not the sorted input");
 }
 

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "mpi_test_env.hpp"
+#include "u64_orders.hpp"
 
 #include <emflow/flow.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
@@ -20,15 +21,10 @@
 
 using namespace emflow;
 using emflow_mpi_test::world;
+using emflow_test::less_u64;
 using u64 = std::uint64_t;
 
 namespace {
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
-};
 
 constexpr std::size_t budget = 4 << 20;
 

@@ -9,24 +9,15 @@
 
 #include "node_test_util.hpp"
 #include "test_env.hpp"
+#include "u64_orders.hpp"
 
 using namespace emflow;
 using emflow_test::drain_mixed;
+using emflow_test::greater_u64;
+using emflow_test::less_u64;
 using u64 = std::uint64_t;
 
 namespace {
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
-};
-
-struct greater_u64 {
-    bool operator()(u64 a, u64 b) const { return a > b; }
-    u64 min_value() const { return ~u64(0); }
-    u64 max_value() const { return 0; }
-};
 
 std::vector<sort_options> all_options() {
     return {{true, true}, {true, false}, {false, true}, {false, false}};
