@@ -11,7 +11,8 @@
 #
 # Open MPI refuses more ranks than cores, would pin each rank to one core (its arena to one
 # thread), and refuses to run as root (CI) unless told twice; its environment variables say the
-# latter whoever runs the programs, root or not. MPICH's mpiexec needs none of this.
+# latter whoever runs the programs, root or not. MPICH's mpiexec needs none of this. Both get
+# OMP_WAIT_POLICY=passive (below).
 
 function(_emflow_mpiexec_implementation exe out)
   execute_process(COMMAND ${exe} --version OUTPUT_VARIABLE version ERROR_QUIET)
@@ -60,10 +61,13 @@ if(NOT EMFLOW_MPI_IMPLEMENTATION STREQUAL "unknown"
 endif()
 
 set(EMFLOW_MPIEXEC_FLAGS ${MPIEXEC_PREFLAGS})
-set(EMFLOW_MPIEXEC_ENV "")
+# Ranks here share the cores: OpenMP threads that spin while waiting (libgomp's default spins a
+# while before sleeping) take the core from the rank that holds the work. With passive waiting
+# the distributed DAG evaluation at 2 and 4 ranks ran 8x and 50x faster on 2 loaded cores.
+set(EMFLOW_MPIEXEC_ENV OMP_WAIT_POLICY=passive)
 if(_emflow_exec_impl STREQUAL "openmpi")
   list(APPEND EMFLOW_MPIEXEC_FLAGS --oversubscribe --bind-to none)
-  set(EMFLOW_MPIEXEC_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  list(APPEND EMFLOW_MPIEXEC_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
 elseif(_emflow_exec_impl STREQUAL "unknown")
   message(WARNING "emflow: ${EMFLOW_MPIEXEC} is neither Open MPI's nor MPICH's mpiexec; "
                   "MPI tests and benchmarks run it without extra flags")

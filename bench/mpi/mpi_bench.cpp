@@ -10,7 +10,7 @@
 // whose slowest rank was fastest is printed. Every run checks its result (a sorted permutation;
 // the DAG values against the single-process evaluation).
 //
-//   mpiexec -n 4 mpi_bench sort|tfp [--items N] [--memory-mib M] [--rounds R] [--header]
+//   mpiexec -n 4 mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R] [--header]
 #include <emflow/flow.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
 #include <emflow/mpi/environment.hpp>
@@ -42,6 +42,7 @@ struct options {
     std::string bench;
     u64 items = 0;  // per rank; 0: the bench's default
     std::size_t memory_mib = 32;
+    u64 window = u64(1) << 15;  // tfp: node ids per round
     int rounds = 3;
     bool header = false;
 };
@@ -175,7 +176,7 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
     spec.span = 1 << 16;  // edges reach across many owner blocks, so most messages change rank
     mpi::dag_evaluation_config cfg;
     cfg.queue.memory_bytes = o.memory_mib << 20;
-    cfg.window = 1 << 15;
+    cfg.window = o.window;
     tfp::node_vector inputs, my_inputs, values, reference;
     tfp::edge_vector edges, my_edges;
     tfp::generate_dag(spec, 42, inputs, edges);
@@ -211,7 +212,7 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
 
 options parse(int argc, char** argv) {
     options o;
-    if (argc < 2) throw std::invalid_argument("usage: mpi_bench sort|tfp [--items N] [--memory-mib M] [--rounds R] [--header]");
+    if (argc < 2) throw std::invalid_argument("usage: mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R] [--header]");
     o.bench = argv[1];
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -222,6 +223,7 @@ options parse(int argc, char** argv) {
         if (a == "--items") o.items = value();
         else if (a == "--memory-mib") o.memory_mib = value();
         else if (a == "--rounds") o.rounds = std::max(1, int(value()));
+        else if (a == "--window") o.window = std::max<u64>(1, value());
         else if (a == "--header") o.header = true;
         else throw std::invalid_argument("unknown option " + a);
     }
