@@ -2,6 +2,8 @@
 // limit, on disks emflow configures itself. Prints throughput and a checksum verdict.
 //
 //   quickstart [items=40000000] [memory_mib=64]
+#include "example_support.hpp"
+
 #include <emflow/external_memory.hpp>
 #include <stxxl/sorter>
 #include <stxxl/vector>
@@ -12,21 +14,9 @@
 #include <iostream>
 #include <random>
 
-namespace {
-
-struct u64_order {
-    bool operator()(std::uint64_t a, std::uint64_t b) const { return a < b; }
-    std::uint64_t min_value() const { return 0; }
-    std::uint64_t max_value() const { return ~std::uint64_t(0); }
-};
-
-std::uint64_t mix(std::uint64_t v) { return (v ^ (v >> 31)) * 0x7FB5D329728EA185ull; }
-
-double seconds_since(std::chrono::steady_clock::time_point t) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-}
-
-}  // namespace
+using emflow_example::mix;
+using emflow_example::seconds_since;
+using emflow_example::u64_order;
 
 int main(int argc, char** argv) {
     const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 40'000'000;

@@ -69,7 +69,8 @@ TEST_CASE("distributed PPQ: global next-k bulks equal the sorted union", "[ppq]"
             std::size_t n = world().rank() == 0 && distinct == 5 ? 0 : 20000 + rng() % 1000;  // an empty rank
             std::vector<u64> mine(n);
             for (auto& x : mine) x = rng() % distinct;
-            if (k == 1) mine.resize(std::min<std::size_t>(n, 300));  // one item per round: few rounds
+            // One item per bulk: about 300 bulks in all, each a dozen collectives.
+            if (k == 1) mine.resize(std::min<std::size_t>(n, 300 / std::size_t(p)));
             queue_t q(world(), hash_owner{p}, std::greater<u64>(), small_queue());
             q.bulk_push(streamify(mine));
             auto expect = sorted_union(mine);

@@ -7,6 +7,7 @@
 
 #include <emflow/flow.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
+#include <emflow/mpi/sorted_check.hpp>
 
 #include <stxxl/vector>
 
@@ -17,15 +18,10 @@
 
 using namespace emflow;
 using emflow_mpi_test::world;
+using less_u64 = std::less<std::uint64_t>;
 using u64 = std::uint64_t;
 
 namespace {
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
-};
 
 using vector_t = stxxl::VECTOR_GENERATOR<u64>::result;
 
@@ -95,18 +91,13 @@ TEST_CASE("distributed sort of an input many times the memory budget, from stxxl
     auto stats = mpi::distributed_sort(comm, [&] { return streamify(in); }, out, less_u64{}, budget);
     // Too large to gather: sorted slices, ordered across ranks, the same multiset (sum and
     // sum of a mixing function), balanced.
-    bool sorted = true;
-    u64 sum = 0, mix = 0, prev = 0, first = ~u64(0), last = 0;
+    CHECK(mpi::sorted_across_ranks(comm, out, less_u64{}));
+    u64 sum = 0, mix = 0;
     for (auto it = out.cbegin(); it != out.cend(); ++it) {
         u64 x = *it;
-        sorted &= x >= prev;
-        prev = x;
-        first = std::min(first, x);
-        last = std::max(last, x);
         sum += x;
         mix += (x * 0x9E3779B97F4A7C15ull) ^ (x >> 29);
     }
-    CHECK(sorted);
     u64 in_sum = 0, in_mix = 0;
     for (auto it = in.cbegin(); it != in.cend(); ++it) {
         in_sum += *it;
@@ -115,16 +106,30 @@ TEST_CASE("distributed sort of an input many times the memory budget, from stxxl
     CHECK(comm.allreduce_sum(sum) == comm.allreduce_sum(in_sum));
     CHECK(comm.allreduce_sum(mix) == comm.allreduce_sum(in_mix));
     CHECK(comm.allreduce_sum(out.size()) == n * std::size_t(comm.size()));
-    struct bounds {
-        u64 first, last, size;
-    };
-    auto all = comm.allgather(bounds{first, last, out.size()});
-    for (std::size_t r = 0; r + 1 < all.size(); ++r)
-        for (std::size_t q = r + 1; q < all.size(); ++q)
-            if (all[r].size && all[q].size) CHECK(all[r].last <= all[q].first);
     CHECK(out.size() <= n + n / 4);
     CHECK(stats.exchange.items_sent == n);
     in.clear();
     out.clear();
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("sorted_across_ranks finds unsorted slices and slices out of rank order", "[sort]") {
+    const auto& comm = world();
+    const u64 r = u64(comm.rank()), p = u64(comm.size());
+    // Rank r holds [10r, 10r + 5), odd ranks nothing: sorted across ranks.
+    auto slice = [&](u64 base) {
+        std::vector<u64> v;
+        if (r % 2 == 0)
+            for (u64 i = 0; i < 5; ++i) v.push_back(base + i);
+        return v;
+    };
+    CHECK(mpi::sorted_across_ranks(comm, slice(10 * r), less_u64{}));
+    CHECK(mpi::sorted_across_ranks(comm, std::vector<u64>(), less_u64{}));
+    // The last rank's slice unsorted inside.
+    auto v = slice(10 * r);
+    if (r == p - 1) v = {3, 2};
+    CHECK_FALSE(mpi::sorted_across_ranks(comm, v, less_u64{}));
+    // Slices in reverse rank order: unsorted across ranks as soon as two are non-empty.
+    bool two = comm.allreduce_sum(r % 2 == 0 ? 1 : 0) >= 2;
+    CHECK(mpi::sorted_across_ranks(comm, slice(10 * (p - r)), less_u64{}) == !two);
 }

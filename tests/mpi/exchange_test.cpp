@@ -59,7 +59,9 @@ std::vector<item<W>> exchange_and_check(const std::vector<item<W>>& mine, RankOf
     const auto& comm = world();
     mpi::exchange<item<W>> x(comm, opt);
     std::vector<item<W>> got;
+    const auto before = mpi::communication_counters();
     materialize(mpi::route(streamify(mine), x, rank_of), std::back_inserter(got));
+    const auto used = mpi::communication_counters() - before;
     for (const auto& it : got) {
         CHECK(rank_of(it) == comm.rank());
         bool intact = true;
@@ -79,6 +81,14 @@ std::vector<item<W>> exchange_and_check(const std::vector<item<W>>& mine, RankOf
     auto stats = x.stats();
     CHECK(stats.items_sent == mine.size());
     CHECK(stats.items_received == got.size());
+    // The process counters: only what left this rank, each message with its header.
+    u64 to_others = 0;
+    for (const auto& it : mine) to_others += rank_of(it) != comm.rank();
+    CHECK(used.exchange_items_sent == to_others);
+    const u64 finals = u64(comm.size() - 1), per_message = std::max<u64>(1, opt.message_bytes / sizeof(item<W>));
+    CHECK(used.exchange_bytes_sent ==
+          to_others * sizeof(item<W>) + (used.exchange_messages_sent + finals) * mpi::exchange_channel::header_bytes);
+    CHECK(used.exchange_messages_sent >= (to_others + per_message - 1) / per_message);
     return got;
 }
 

@@ -20,15 +20,10 @@
 
 using namespace emflow;
 using emflow_mpi_test::world;
+using less_u64 = std::less<std::uint64_t>;
 using u64 = std::uint64_t;
 
 namespace {
-
-struct less_u64 {
-    bool operator()(u64 a, u64 b) const { return a < b; }
-    u64 min_value() const { return 0; }
-    u64 max_value() const { return ~u64(0); }
-};
 
 constexpr std::size_t budget = 4 << 20;
 

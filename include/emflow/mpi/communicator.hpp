@@ -12,6 +12,7 @@
 #pragma once
 
 #include <emflow/mpi/error.hpp>
+#include <emflow/mpi/stats.hpp>
 
 #include <mpi.h>
 
@@ -43,26 +44,42 @@ void locked_call(const char* call, F&& f) {
 }
 
 //! Sleeps a little longer each time nothing happened (polling of MPI requests); never spins hot,
-//! because ranks may share cores.
+//! because ranks may share cores. Short pauses for the first milliseconds of a wait: a
+//! non-blocking collective advances one step per poll on every rank (MPICH's in particular), so
+//! long pauses there would multiply its latency; long waits (a peer still computing) back off
+//! further.
 class backoff {
 public:
     //! Waits before the next poll.
     void pause() {
-        if (delay_us_ == 0)
+        unsigned d = next_delay_us();
+        if (d == 0)
             std::this_thread::yield();
         else
-            std::this_thread::sleep_for(std::chrono::microseconds(delay_us_));
-        delay_us_ = std::min<unsigned>(max_us, delay_us_ == 0 ? 1 : 2 * delay_us_);
+            std::this_thread::sleep_for(std::chrono::microseconds(d));
+    }
+    //! The pause before the next poll in microseconds (0: just yield), for a caller that waits
+    //! in its own way (a condition variable).
+    unsigned next_delay_us() {
+        unsigned d = delay_us_;
+        waited_us_ += d;
+        unsigned cap = waited_us_ < patient_after_us ? short_max_us : max_us;
+        delay_us_ = std::min<unsigned>(cap, delay_us_ == 0 ? 1 : 2 * delay_us_);
+        return d;
     }
     //! Something happened: poll at once next time.
-    void reset() { delay_us_ = 0; }
-    //! The next pause in microseconds.
-    unsigned delay_us() const { return delay_us_; }
+    void reset() {
+        delay_us_ = 0;
+        waited_us_ = 0;
+    }
 
-    static constexpr unsigned max_us = 500;  //!< the longest pause
+    static constexpr unsigned short_max_us = 50;         //!< the longest pause early in a wait
+    static constexpr unsigned max_us = 500;              //!< the longest pause
+    static constexpr unsigned patient_after_us = 20000;  //!< waited this long: longer pauses
 
 private:
     unsigned delay_us_ = 0;
+    std::uint64_t waited_us_ = 0;
 };
 
 //! An owned communicator with MPI_ERRORS_RETURN.
@@ -141,7 +158,7 @@ public:
             return MPI_Iallgather(&x, int(sizeof(T)), MPI_BYTE, all.data(), int(sizeof(T)),
                                   MPI_BYTE, comm_, &req);
         });
-        wait(req);
+        wait_collective(req, sizeof(T) * others());
         return all;
     }
 
@@ -164,7 +181,7 @@ public:
             return MPI_Iallgatherv(mine.data(), bytes[std::size_t(rank_)], MPI_BYTE, all.data(),
                                    bytes.data(), displs.data(), MPI_BYTE, comm_, &req);
         });
-        wait(req);
+        wait_collective(req, std::uint64_t(bytes[std::size_t(rank_)]) * others());
         return all;
     }
 
@@ -187,7 +204,7 @@ public:
         locked_call("MPI_Ialltoall", [&] {
             return MPI_Ialltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, comm_, &req);
         });
-        wait(req);
+        wait_collective(req, sizeof(int) * others());
         std::size_t total = 0;
         for (std::size_t r = 0; r < p; ++r) {
             recv_displs[r] = int_count(total);
@@ -198,7 +215,7 @@ public:
             return MPI_Ialltoallv(flat.data(), send_bytes.data(), send_displs.data(), MPI_BYTE, in.data(),
                                   recv_bytes.data(), recv_displs.data(), MPI_BYTE, comm_, &req);
         });
-        wait(req);
+        wait_collective(req, flat.size() * sizeof(T) - std::size_t(send_bytes[std::size_t(rank_)]));
         return in;
     }
 
@@ -209,7 +226,7 @@ public:
         locked_call("MPI_Iallreduce", [&] {
             return MPI_Iallreduce(&x, &sum, 1, MPI_UINT64_T, MPI_SUM, comm_, &req);
         });
-        wait(req);
+        wait_collective(req, sizeof(x) * others());
         return sum;
     }
 
@@ -217,10 +234,23 @@ public:
     void barrier() const {
         MPI_Request req;
         locked_call("MPI_Ibarrier", [&] { return MPI_Ibarrier(comm_, &req); });
-        wait(req);
+        wait_collective(req, 0);
     }
 
 private:
+    //! Waits for the collective req, counting it, its time and the bytes it sent to others
+    //! (stats.hpp).
+    void wait_collective(MPI_Request& req, std::uint64_t bytes_to_others) const {
+        auto& c = detail::counters();
+        detail::count(c.collectives, 1);
+        detail::count(c.collective_bytes_sent, bytes_to_others);
+        auto t0 = std::chrono::steady_clock::now();
+        wait(req);
+        detail::count_since(c.collective_wait_ns, t0);
+    }
+    //! Number of other ranks.
+    std::uint64_t others() const { return std::uint64_t(size_ - 1); }
+
     //! MPI counts are ints: larger messages are a usage error, not silent truncation.
     static int int_count(std::size_t n) {
         if (n > std::size_t(std::numeric_limits<int>::max()))

@@ -31,6 +31,7 @@
 #include <emflow/mpi/agree.hpp>
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/error.hpp>
+#include <emflow/mpi/stats.hpp>
 
 #include <mpi.h>
 
@@ -67,6 +68,7 @@ struct exchange_stats {
     std::uint64_t bytes_sent = 0;          //!< bytes of all messages sent, headers included
     std::uint64_t items_received = 0;      //!< items received from every rank
     double send_wait_seconds = 0;          //!< time senders waited for a free buffer
+    double receive_wait_seconds = 0;       //!< time the receiver waited for a message
 };
 
 //! The engine of one exchange; see the file comment.
@@ -137,7 +139,7 @@ public:
         if (peer.free.empty()) {
             auto t0 = std::chrono::steady_clock::now();
             wait_.wait(lock, ctx, [&] { return !peer.free.empty() || failed(); });
-            stats_.send_wait_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            stats_.send_wait_seconds += detail::count_since(detail::counters().send_wait_ns, t0);
         }
         throw_if_failed();
         std::size_t slot = peer.free.back();
@@ -177,7 +179,11 @@ public:
             held_.reset();
             wake_.notify_one();
         }
-        wait_.wait(lock, ctx, [&] { return !ready_.empty() || peers_done_ == peers_ || failed(); });
+        if (ready_.empty() && peers_done_ < peers_ && !failed()) {
+            auto t0 = std::chrono::steady_clock::now();
+            wait_.wait(lock, ctx, [&] { return !ready_.empty() || peers_done_ == peers_ || failed(); });
+            stats_.receive_wait_seconds += detail::count_since(detail::counters().receive_wait_ns, t0);
+        }
         throw_if_failed();
         if (ready_.empty()) {
             consumer_done_ = true;
@@ -289,8 +295,7 @@ private:
                     continue;
                 }
                 // Sleep until new work is queued, or poll the pending requests again soon.
-                pause.pause();
-                wake_.wait_for(lock, std::chrono::microseconds(pause.delay_us()));
+                wake_.wait_for(lock, std::chrono::microseconds(pause.next_delay_us()));
             }
             cancel_receives();
         } catch (...) {
@@ -313,6 +318,7 @@ private:
                 for (auto& r : ready_) to_receive_.push_back(r.first);
                 ready_.clear();
             }
+            const std::size_t self = std::size_t(comm_.rank());
             for (std::size_t d = 0; d < peers_; ++d) {
                 auto& peer = peer_[d];
                 for (auto& o : peer.queued) {
@@ -326,6 +332,12 @@ private:
                     stats_.bytes_sent += o.bytes;
                     stats_.items_sent += o.items;
                     if (o.items) ++stats_.messages_sent;
+                    if (d != self) {  // the process counters count what leaves the rank
+                        auto& c = detail::counters();
+                        detail::count(c.exchange_bytes_sent, o.bytes);
+                        detail::count(c.exchange_items_sent, o.items);
+                        if (o.items) detail::count(c.exchange_messages_sent, 1);
+                    }
                 }
                 peer.queued.clear();
             }

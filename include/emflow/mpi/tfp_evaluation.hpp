@@ -53,6 +53,20 @@ inline int dag_node_owner(std::uint64_t v, std::uint64_t block, int ranks) {
     return int((v / block) % std::uint64_t(ranks));
 }
 
+//! This rank's part of a DAG that every rank holds whole (tests, benchmarks, graphs small enough
+//! to read everywhere): appends the inputs of its nodes (in id order) to my_inputs and their
+//! out-edges to my_edges, the input evaluate_dag() takes.
+template <class NodeVector, class EdgeVector>
+void select_rank_part(const communicator& comm, std::uint64_t block, const NodeVector& inputs,
+                      const EdgeVector& edges, NodeVector& my_inputs, EdgeVector& my_edges) {
+    if (block == 0) throw std::invalid_argument("emflow::mpi::select_rank_part: block must be >= 1");
+    std::uint64_t v = 0;
+    for (auto it = inputs.cbegin(); it != inputs.cend(); ++it, ++v)
+        if (dag_node_owner(v, block, comm.size()) == comm.rank()) my_inputs.push_back(*it);
+    for (auto it = edges.cbegin(); it != edges.cend(); ++it)
+        if (dag_node_owner(it->source, block, comm.size()) == comm.rank()) my_edges.push_back(*it);
+}
+
 namespace detail {
 
 //! Places messages at their target's owner.
