@@ -198,9 +198,15 @@ private:
         state& s = *state_;
         s.pushed += s.filling.size();
         if (last && s.runs_formed == 0) {  // one run in all: sorted, and kept in RAM if it may
-            sort_run(s.filling);
             std::swap(s.kept, s.filling);
-            finish_input(false);
+            auto sort_kept = [this] {
+                sort_run(state_->kept);
+                finish_input(false);
+            };
+            if (opt_.async_runs)
+                ctx_->spawn(sort_kept);
+            else
+                sort_kept();
             return;
         }
         ++s.runs_formed;
