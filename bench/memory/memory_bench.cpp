@@ -10,7 +10,6 @@
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -21,7 +20,10 @@
 #include <random>
 #include <string>
 
+#include "tfp/random_dag.hpp"
+
 using namespace emflow;
+namespace tfp = emflow::pipelines::tfp;
 using u64 = std::uint64_t;
 
 namespace {
@@ -58,7 +60,7 @@ struct setup {
 template <class Timed>
 std::size_t run(const setup& s, Timed&& timed) {
     if (s.graph == "diamond") {
-        using namespace emflow::pipelines;
+        using namespace emflow::pipelines::diamond;
         const u64 n = s.input / sizeof(diamond_pair);
         diamond_input in;
         std::mt19937_64 rng(1);

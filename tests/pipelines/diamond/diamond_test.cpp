@@ -13,7 +13,7 @@
 #include "test_env.hpp"
 
 using namespace emflow;
-using namespace emflow::pipelines;
+using namespace emflow::pipelines::diamond;
 
 namespace {
 
