@@ -137,6 +137,23 @@ struct squares {
     }
 };
 
+//! The README's example of a node written on buffered_pull: running sums of src.
+template <class Src>
+class running_sum : public buffered_pull<running_sum<Src>, u64> {
+    friend class buffered_pull<running_sum, u64>;
+
+public:
+    explicit running_sum(Src&& src) : src_(std::forward<Src>(src)) {}
+    void start(run_context& ctx) { src_.start(ctx); }
+
+private:
+    std::size_t refill(u64* out, std::size_t cap) {
+        return read_into(src_, out, cap, [this](u64 x) { return sum_ += x; });
+    }
+    stored_t<Src> src_;
+    u64 sum_ = 0;
+};
+
 //! Orders u64 ascending with STXXL's sentinels.
 struct ascending {
     bool operator()(u64 a, u64 b) const { return a < b; }
@@ -215,6 +232,12 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
         }, map<u64>(v, [](u64 x) { return x + 1; }), seed);
         check_pull("batched", [&](auto&& visit) { auto s = batched(squares{0, n}, 1 + seed % 300); visit(s); },
                    map<u64>(iota(n), [](u64 x) { return x * x; }), seed);
+        std::vector<u64> sums(n);
+        std::partial_sum(v.begin(), v.end(), sums.begin());
+        check_pull("a node on buffered_pull (running_sum)", [&](auto&& visit) {
+            running_sum<decltype(streamify(ev))> s(streamify(ev));
+            visit(s);
+        }, sums, seed);
         check_pull("any_pull_source", [&](auto&& visit) { any_pull_source<u64> s(streamify(ev)); visit(s); }, v, seed);
 
         const std::string path = (dir.path() / ("file-" + std::to_string(n))).string();
