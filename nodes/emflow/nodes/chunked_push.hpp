@@ -13,22 +13,18 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <cstdint>
 #include <type_traits>
 #include <vector>
 
 namespace emflow {
 
-//! Hands batches of pull nodes on as contiguous chunks of at most chunk() elements.
+//! Hands batches of pull nodes on as contiguous chunks of at most `chunk` elements.
 template <class T>
 class chunked_push {
 public:
     //! Chunks of at most chunk elements (at least one).
     explicit chunked_push(std::size_t chunk = default_chunk)
         : chunk_(std::max<std::size_t>(chunk, 1)) {}
-
-    //! The largest chunk handed on.
-    std::size_t chunk() const { return chunk_; }
 
     //! Calls f(const T*, k) over the n elements at first (a batch iterator), chunk by chunk.
     template <class It, class F>
@@ -46,19 +42,6 @@ public:
         const std::size_t n = std::min(src.batch_length(), chunk_);
         with_contiguous(src.batch_begin(), n, scratch<decltype(src.batch_begin())>(), f);
         src += n;
-        return true;
-    }
-    //! Hands on up to limit elements of src; false when src ended first.
-    template <class Src, class F>
-    bool pull(Src& src, std::uint64_t limit, F&& f) {
-        for (std::uint64_t done = 0; done < limit;) {
-            if (src.empty()) return false;
-            const std::size_t n =
-                static_cast<std::size_t>(std::min<std::uint64_t>({src.batch_length(), chunk_, limit - done}));
-            with_contiguous(src.batch_begin(), n, scratch<decltype(src.batch_begin())>(), f);
-            src += n;
-            done += n;
-        }
         return true;
     }
     //! Hands on all of src.

@@ -52,10 +52,6 @@ public:
         return derived();
     }
 
-protected:
-    //! True once the stream ended (next_batch() gave an empty batch).
-    bool ended() const { return ended_; }
-
 private:
     Derived& derived() { return static_cast<Derived&>(*this); }
 
@@ -73,7 +69,8 @@ private:
 };
 
 //! The pull members over a buffer of chunk elements refilled by Derived::refill(out, cap)
-//! (file comment). The buffer is allocated at the first refill, never in a constructor.
+//! (file comment). The buffer is allocated at the first refill (never in a constructor) and freed
+//! at the end of the stream.
 template <class Derived, class T>
 class buffered_pull : public pull_base<Derived, T> {
     friend class pull_base<Derived, T>;
@@ -83,10 +80,6 @@ public:
     explicit buffered_pull(std::size_t chunk = default_chunk) : cap_(std::max<std::size_t>(chunk, 1)) {}
     buffered_pull(buffered_pull&&) noexcept = default;
     buffered_pull& operator=(buffered_pull&&) noexcept = default;
-
-protected:
-    //! The buffer's capacity in elements.
-    std::size_t chunk() const { return cap_; }
 
 private:
     std::pair<const T*, const T*> next_batch() {
