@@ -15,7 +15,7 @@
 #include <vector>
 
 using namespace emflow;
-using namespace emflow::pipelines;
+using namespace emflow::pipelines::diamond;
 
 namespace {
 

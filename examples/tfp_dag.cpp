@@ -13,13 +13,11 @@
 // evaluation's progress goes to stderr unless --quiet.
 //           [--seed S] [--no-verify]
 // The adaptive window's target bulk defaults to the library's, derived from the queue's memory
-// budget (emflow::tfp::default_target_bulk); --target overrides it.
+// budget (emflow::pipelines::tfp::default_target_bulk); --target overrides it.
 #include <emflow/external_memory.hpp>
 #include <emflow/progress.hpp>
 #include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
-#include <emflow/pipelines/tfp/reference_evaluation.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -30,7 +28,10 @@
 #include <stdexcept>
 #include <string>
 
-namespace tfp = emflow::tfp;
+#include "tfp/random_dag.hpp"
+#include "tfp/reference_evaluation.hpp"
+
+namespace tfp = emflow::pipelines::tfp;
 
 namespace {
 

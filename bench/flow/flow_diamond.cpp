@@ -12,7 +12,7 @@
 #include <random>
 
 using namespace emflow;
-using namespace emflow::pipelines;
+using namespace emflow::pipelines::diamond;
 
 int main(int argc, char** argv) {
     ensure_external_memory();

@@ -11,7 +11,6 @@
 #include <emflow/process_memory.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -20,7 +19,10 @@
 #include <random>
 #include <string>
 
+#include "tfp/random_dag.hpp"
+
 using namespace emflow;
+namespace tfp = emflow::pipelines::tfp;
 using u64 = std::uint64_t;
 
 namespace {
@@ -40,7 +42,7 @@ struct setup {
 template <class Timed>
 std::size_t run(const setup& s, Timed&& timed) {
     if (s.graph == "diamond") {
-        using namespace emflow::pipelines;
+        using namespace emflow::pipelines::diamond;
         const u64 n = s.input / sizeof(diamond_pair);
         diamond_input in;
         std::mt19937_64 rng(1);

@@ -8,13 +8,12 @@
 // and bulk_push_end), checks that every run computed the same values, and writes the ratios of
 // the adaptive time to the best and to the naive fixed width to stderr. The adaptive window's
 // target bulk is not tuned for the graph: the library default derived from the queue's memory
-// budget (emflow::tfp::default_target_bulk, emflow/limit_rules.hpp).
+// budget (emflow::pipelines::tfp::default_target_bulk, emflow/limit_rules.hpp).
 //
 //   tfp_dag_limits [--nodes N] [--memory-mib M] [--target T] [--widths W1,W2,...] [--rounds R]
 #include <emflow/external_memory.hpp>
 #include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -26,7 +25,9 @@
 #include <string>
 #include <vector>
 
-namespace tfp = emflow::tfp;
+#include "tfp/random_dag.hpp"
+
+namespace tfp = emflow::pipelines::tfp;
 
 namespace {
 

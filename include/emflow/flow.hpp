@@ -8,6 +8,7 @@
 #include <emflow/nodes/async_pull.hpp>
 #include <emflow/nodes/async_push.hpp>
 #include <emflow/nodes/batched.hpp>
+#include <emflow/nodes/chunked_push.hpp>
 #include <emflow/nodes/collect.hpp>
 #include <emflow/nodes/connect.hpp>
 #include <emflow/nodes/count_progress.hpp>
@@ -17,6 +18,10 @@
 #include <emflow/nodes/filter.hpp>
 #include <emflow/nodes/generate.hpp>
 #include <emflow/nodes/materialize.hpp>
+#include <emflow/nodes/pass_through.hpp>
+#include <emflow/nodes/pq_push.hpp>
+#include <emflow/nodes/pq_source.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/nodes/pump.hpp>
 #include <emflow/nodes/push_pull.hpp>
 #include <emflow/nodes/push_transform.hpp>

@@ -12,9 +12,30 @@
 // A PUSH node P with elements P::value_type offers
 //   void start(run_context&), void push(const T&), void push_batch(const T*, size_t),
 //   void push_stop()            the end of data
-// Construction does no work. materialize() (the primary sink) starts the graph, reaching every
-// node by following pull edges backwards and push edges forwards, then drives it. start() may be
-// reached twice (a node that is pulled and pushed into) and must then be idempotent.
+//
+// The lifecycle of every node, and what each call may do:
+//   1. Construction: stores its parameters and predecessors/successors; no work, no I/O, no
+//      allocation of buffers, no exceptions but for invalid parameters.
+//   2. start(ctx), once per graph run, before any data call: opens files and readers, declares
+//      its memory to ctx.memory(), spawns its own segment's tasks, starts its neighbours. It may
+//      be reached twice in one run (a node that is pulled and pushed into) and must then be
+//      idempotent.
+//   3. Data. Pull side: operator*, batch_begin() and operator+= only after empty() returned false
+//      (batch_length() calls it itself); the elements of a batch stay valid until the node is
+//      advanced past them. Push side: push/push_batch any number of times, from one
+//      thread at a time. Any call may throw (user code in lambdas, comparators, I/O); the
+//      exception reaches the caller of materialize() after every segment stopped.
+//   4. End of data. Pull side: once empty() returned true, it may be called any number of times
+//      again and keeps returning true (without touching what the node released at its end), and
+//      batch_length() returns 0. Push side: push_stop() once; then no further push.
+//   5. Destruction: releases everything, also after a failed run (then without throwing).
+// nodes/emflow/nodes/ has building blocks that keep this contract: pull_base and buffered_pull
+// (pull_base.hpp: a node gives batches or a refill function), pass_through (pass_through.hpp),
+// lambda sinks sink<T>(f) and batch_sink<T>(f) (sink.hpp), chunked_push and pull_into_sink
+// (chunked_push.hpp). tests/nodes/conformance_test.cpp runs every node through it.
+//
+// materialize() (the primary sink) starts the graph, reaching every node by following pull
+// edges backwards and push edges forwards, then drives it.
 //
 // Composition without a typedef per node: every factory takes its predecessor first, or is used
 // after `|`:  auto out = streamify(v) | transform(f) | filter(p);  A predecessor passed as an

@@ -189,7 +189,7 @@ TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merg
 
 TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[memory][diamond]") {
     emflow_test::configure_test_disks();
-    using namespace emflow::pipelines;
+    using namespace emflow::pipelines::diamond;
     diamond_input in;
     const u64 n = 200000;
     materialize(generate(n, [i = u64(0)]() mutable {

@@ -8,15 +8,16 @@
 #include <emflow/process_memory.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
 
 #include <cstdint>
 #include <random>
 #include <string>
 
 #include "test_env.hpp"
+#include "tfp/random_dag.hpp"
 
 using namespace emflow;
+namespace tfp = emflow::pipelines::tfp;
 using u64 = std::uint64_t;
 
 namespace {
@@ -74,7 +75,7 @@ TEST_CASE("peak RSS <= budget + 64 MiB: three sorts in a chain over 4x the budge
 
 TEST_CASE("peak RSS <= budget + 64 MiB: the Diamond graph over 3x the budget", "[memory][rss]") {
     emflow_test::configure_test_disks();
-    using namespace emflow::pipelines;
+    using namespace emflow::pipelines::diamond;
     const std::size_t budget = 48 * MiB;
     const u64 n = 3 * budget / sizeof(diamond_pair);
     std::mt19937_64 rng(emflow_test::test_seed());

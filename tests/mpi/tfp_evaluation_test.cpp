@@ -6,15 +6,17 @@
 #include "mpi_test_env.hpp"
 
 #include <emflow/mpi/tfp_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
-#include <emflow/pipelines/tfp/reference_evaluation.hpp>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "tfp/random_dag.hpp"
+#include "tfp/reference_evaluation.hpp"
+
 using namespace emflow;
+namespace tfp = emflow::pipelines::tfp;
 using emflow_mpi_test::world;
 
 namespace {

@@ -73,7 +73,7 @@ namespace detail {
 struct message_owner {
     std::uint64_t block;
     int ranks;
-    int operator()(const tfp::message& m) const { return dag_node_owner(m.target, block, ranks); }
+    int operator()(const pipelines::tfp::message& m) const { return dag_node_owner(m.target, block, ranks); }
 };
 
 //! One rank's part of a distributed evaluation: its readers, writer and window arrays.
@@ -87,9 +87,9 @@ public:
 
     //! Reads this rank's nodes of [a, b) and applies their messages (local: may throw on bad
     //! input before the collective part).
-    void prepare(std::uint64_t a, std::uint64_t b, const std::vector<tfp::message>& popped) {
+    void prepare(std::uint64_t a, std::uint64_t b, const std::vector<pipelines::tfp::message>& popped) {
         read_window(a, b);
-        for (const tfp::message& m : popped) {
+        for (const pipelines::tfp::message& m : popped) {
             std::size_t i = index_of(m.target);
             best_[i] = std::max(best_[i], m.value);
         }
@@ -97,14 +97,14 @@ public:
 
     //! Collective: evaluates the prepared nodes of the window ending at b; returns the messages
     //! for later windows.
-    std::vector<tfp::message> evaluate(std::uint64_t b, dag_evaluation_stats& stats) {
+    std::vector<pipelines::tfp::message> evaluate(std::uint64_t b, dag_evaluation_stats& stats) {
         // How many in-window predecessors each window node waits for.
-        std::vector<tfp::message> counts;
-        for (const tfp::dag_edge& e : edges_)
+        std::vector<pipelines::tfp::message> counts;
+        for (const pipelines::tfp::dag_edge& e : edges_)
             if (e.target < b) counts.push_back({e.target, 0});
-        for (const tfp::message& m : route_all(counts)) ++waiting_[index_of(m.target)];
+        for (const pipelines::tfp::message& m : route_all(counts)) ++waiting_[index_of(m.target)];
 
-        std::vector<tfp::message> later, inside;
+        std::vector<pipelines::tfp::message> later, inside;
         std::uint64_t left = ids_.size();
         while (comm_.allreduce_sum(left) > 0) {
             ++stats.waves;
@@ -113,16 +113,16 @@ public:
             for (std::size_t i = 0; i < ids_.size(); ++i)
                 if (!done_[i] && waiting_[i] == 0) ready.push_back(i);
             for (std::size_t i : ready) {
-                std::int64_t v = tfp::node_value(input_[i], best_[i], cfg_.work);
+                std::int64_t v = pipelines::tfp::node_value(input_[i], best_[i], cfg_.work);
                 value_[i] = v;
                 done_[i] = true;
                 --left;
                 for (std::size_t k = edge_start_[i]; k < edge_start_[i + 1]; ++k) {
-                    const tfp::dag_edge& e = edges_[k];
+                    const pipelines::tfp::dag_edge& e = edges_[k];
                     (e.target < b ? inside : later).push_back({e.target, v + e.weight});
                 }
             }
-            for (const tfp::message& m : route_all(inside)) {
+            for (const pipelines::tfp::message& m : route_all(inside)) {
                 std::size_t i = index_of(m.target);
                 best_[i] = std::max(best_[i], m.value);
                 --waiting_[i];
@@ -152,7 +152,7 @@ private:
         edges_.clear();
         edge_start_.assign(m + 1, 0);
         for (; !edges_in_.empty() && edges_in_->source < b; ++edges_in_) {
-            const tfp::dag_edge& e = *edges_in_;
+            const pipelines::tfp::dag_edge& e = *edges_in_;
             if (e.source < a || e.target <= e.source || dag_node_owner(e.source, block, comm_.size()) != comm_.rank())
                 throw std::invalid_argument("emflow::mpi::evaluate_dag: edges must leave this rank's nodes, "
                                             "go to higher ids and be sorted by source");
@@ -160,7 +160,7 @@ private:
             ++edge_start_[index_of(e.source) + 1];
         }
         for (std::size_t i = 0; i < m; ++i) edge_start_[i + 1] += edge_start_[i];
-        best_.assign(m, tfp::no_predecessor);
+        best_.assign(m, pipelines::tfp::no_predecessor);
         waiting_.assign(m, 0);
         done_.assign(m, false);
         value_.assign(m, 0);
@@ -174,9 +174,9 @@ private:
 
     //! Collective: sends each message to its target's owner; returns what this rank received.
     //! Waves are synchronous and small: one all-to-all each, not a stream (exchange).
-    std::vector<tfp::message> route_all(const std::vector<tfp::message>& out) {
-        std::vector<std::vector<tfp::message>> per_rank(std::size_t(comm_.size()));
-        for (const tfp::message& m : out) per_rank[std::size_t(owner_(m))].push_back(m);
+    std::vector<pipelines::tfp::message> route_all(const std::vector<pipelines::tfp::message>& out) {
+        std::vector<std::vector<pipelines::tfp::message>> per_rank(std::size_t(comm_.size()));
+        for (const pipelines::tfp::message& m : out) per_rank[std::size_t(owner_(m))].push_back(m);
         return comm_.alltoallv(per_rank);
     }
 
@@ -190,7 +190,7 @@ private:
     std::vector<std::int64_t> input_, best_, value_;
     std::vector<std::uint32_t> waiting_;
     std::vector<bool> done_;
-    std::vector<tfp::dag_edge> edges_;
+    std::vector<pipelines::tfp::dag_edge> edges_;
     std::vector<std::size_t> edge_start_;
 };
 
@@ -207,16 +207,16 @@ dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n, con
     dag_evaluation_stats stats;
     values.clear();
     values.resize(inputs.size());
-    distributed_ppq<tfp::message, tfp::later_target, detail::message_owner> queue(
-        comm, detail::message_owner{cfg.block, comm.size()}, tfp::later_target(), cfg.queue, cfg.exchange);
+    distributed_ppq<pipelines::tfp::message, pipelines::tfp::later_target, detail::message_owner> queue(
+        comm, detail::message_owner{cfg.block, comm.size()}, pipelines::tfp::later_target(), cfg.queue, cfg.exchange);
     std::exception_ptr error;
     {
         detail::distributed_window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(comm, inputs, edges,
                                                                                            values, cfg);
-        std::vector<tfp::message> popped;
+        std::vector<pipelines::tfp::message> popped;
         for (std::uint64_t a = 0; a < n;) {
             const std::uint64_t b = std::min(n, a + cfg.window);
-            queue.bulk_pop_limit(popped, tfp::message{b, tfp::no_predecessor});
+            queue.bulk_pop_limit(popped, pipelines::tfp::message{b, pipelines::tfp::no_predecessor});
             stats.messages_popped += popped.size();
             try {
                 evaluator.prepare(a, b, popped);
@@ -224,7 +224,7 @@ dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n, con
                 error = std::current_exception();
             }
             agree_on_errors(comm, error);
-            std::vector<tfp::message> later = evaluator.evaluate(b, stats);
+            std::vector<pipelines::tfp::message> later = evaluator.evaluate(b, stats);
             queue.bulk_push(streamify(later));
             ++stats.windows;
             a = b;

@@ -9,9 +9,9 @@
 
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/swap_channel.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <utility>
@@ -20,70 +20,50 @@ namespace emflow {
 
 //! Pull node decoupling src (run in its own segment) from its consumer.
 template <class Src>
-class async_pull_node {
-public:
-    using value_type = value_t<Src>;  //!< element type
+class async_pull_node : public pull_base<async_pull_node<Src>, value_t<Src>> {
+    using T = value_t<Src>;
+    friend class pull_base<async_pull_node, T>;
 
+public:
     //! src run asynchronously with two buffers of the given size each.
     async_pull_node(Src&& src, buffer_size size)
         : src_(std::forward<Src>(src)), size_(size),
-          channel_(std::make_unique<swap_channel<value_type>>()) {}
+          channel_(std::make_unique<swap_channel<T>>()) {}
 
     //! Starts src, declares the buffers (allocated once assigned), spawns the first fill.
     void start(run_context& ctx) {
         src_.start(ctx);
         ctx_ = &ctx;
-        ctx.memory().declare_run_long("async_pull buffers", async_buffer_demand<value_type>(size_),
+        ctx.memory().declare_run_long("async_pull buffers", async_buffer_demand<T>(size_),
                                       [this, &ctx](std::size_t b) {
-                                          channel_->open(ctx, b / 2 / sizeof(value_type));
+                                          channel_->open(ctx, b / 2 / sizeof(T));
                                       });
         spawn_fill();
     }
-    //! True at the end of src (waits for the producer if needed).
-    bool empty() {
-        while (pos_ == channel_->consumer_length()) {
-            if (!more_) return true;
-            more_ = channel_->swap_in();
-            pos_ = 0;
-            if (more_) spawn_fill();
-        }
-        return false;
-    }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    async_pull_node& operator++() { return *this += 1; }
-    //! Elements left in the consumer buffer.
-    std::size_t batch_length() { return empty() ? 0 : channel_->consumer_length() - pos_; }
-    //! The consumer buffer.
-    const value_type* batch_begin() { return channel_->consumer_data() + pos_; }
-    //! Advances by n <= batch_length().
-    async_pull_node& operator+=(std::size_t n) {
-        pos_ += n;
-        return *this;
-    }
 
 private:
+    //! The next filled buffer (waits for the producer if needed); spawns the next fill.
+    std::pair<const T*, const T*> next_batch() {
+        while (more_) {
+            more_ = channel_->swap_in();
+            if (more_) spawn_fill();
+            if (std::size_t n = channel_->consumer_length())
+                return {channel_->consumer_data(), channel_->consumer_data() + n};
+        }
+        return {nullptr, nullptr};
+    }
+
     void spawn_fill() {
         ctx_->spawn([this] {
-            value_type* out = channel_->producer_buffer();
-            std::size_t n = 0, cap = channel_->capacity();
-            while (n < cap && !src_.empty()) {
-                std::size_t k = std::min(src_.batch_length(), cap - n);
-                auto in = src_.batch_begin();
-                for (std::size_t i = 0; i < k; ++i) out[n + i] = in[i];
-                src_ += k;
-                n += k;
-            }
+            std::size_t n = read_into(src_, channel_->producer_buffer(), channel_->capacity());
             channel_->publish(n, src_.empty());
         });
     }
 
     stored_t<Src> src_;
     buffer_size size_;
-    std::unique_ptr<swap_channel<value_type>> channel_;
+    std::unique_ptr<swap_channel<T>> channel_;
     run_context* ctx_ = nullptr;
-    std::size_t pos_ = 0;
     bool more_ = true;
 };
 

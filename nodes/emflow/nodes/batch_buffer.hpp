@@ -1,5 +1,5 @@
-// emflow/nodes/batch_buffer.hpp: the buffer behind nodes that hand out batches through a plain
-// pointer (filter, zip, generators, sorter output, ...): a refillable array with a read position.
+// emflow/nodes/batch_buffer.hpp: a refillable array with a read position, behind the sorter's
+// output batches (other nodes get theirs from buffered_pull, pull_base.hpp).
 #pragma once
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -15,46 +15,27 @@ namespace emflow {
 
 //! Pull node with batches over an element-wise node.
 template <class Src>
-class batched_node {
+class batched_node
+    : public buffered_pull<batched_node<Src>, std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>> {
+    using T = std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>;
+    friend class buffered_pull<batched_node, T>;
+
 public:
-    using value_type = std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>;  //!< element type
-
     //! Wraps src; chunk: batch capacity.
-    batched_node(Src&& src, std::size_t chunk) : src_(std::forward<Src>(src)), chunk_(chunk) {}
+    batched_node(Src&& src, std::size_t chunk)
+        : buffered_pull<batched_node, T>(chunk), src_(std::forward<Src>(src)) {}
 
-    //! Starts src, allocates the buffer.
-    void start(run_context& ctx) {
-        src_.start(ctx);
-        buf_.allocate(chunk_);
-    }
-    //! True at the end of src.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    batched_node& operator++() { return *this += 1; }
-    //! Buffered elements.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered elements.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    batched_node& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
-    }
+    //! Starts src.
+    void start(run_context& ctx) { src_.start(ctx); }
 
 private:
-    bool refill() {
-        value_type* out = buf_.fill_area();
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t n = 0;
-        for (; n < buf_.capacity() && !src_.empty(); ++n, ++src_) out[n] = *src_;
-        buf_.filled(n);
-        return n > 0;
+        for (; n < cap && !src_.empty(); ++n, ++src_) out[n] = *src_;
+        return n;
     }
 
     stored_t<Src> src_;
-    std::size_t chunk_;
-    batch_buffer<value_type> buf_;
 };
 
 //! Batch access over the element-wise node src.

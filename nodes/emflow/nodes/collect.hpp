@@ -7,7 +7,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/nodes/distribute.hpp>
 
 #include <algorithm>
@@ -20,12 +20,13 @@ namespace emflow {
 
 //! Pull node: chunk elements of the first input, chunk of the second, ...
 template <class... Srcs>
-class collect_node {
+class collect_node
+    : public buffered_pull<collect_node<Srcs...>, value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>> {
     static constexpr std::size_t k = sizeof...(Srcs);
+    using T = value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>;
+    friend class buffered_pull<collect_node, T>;
 
 public:
-    using value_type = value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>;  //!< element type
-
     //! Collects chunk elements at a time from srcs.
     collect_node(std::size_t chunk, Srcs&&... srcs)
         : chunk_(chunk > 0 ? chunk : 1), srcs_(std::forward<Srcs>(srcs)...) {}
@@ -33,36 +34,19 @@ public:
     //! Starts every input.
     void start(run_context& ctx) {
         std::apply([&](auto&... s) { (s.start(ctx), ...); }, srcs_);
-        buf_.allocate(default_chunk);
-    }
-    //! True when every input ended.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    collect_node& operator++() { return *this += 1; }
-    //! Buffered elements.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered elements.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    collect_node& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
     }
 
 private:
-    bool refill() {
-        value_type* out = buf_.fill_area();
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t filled = 0;
-        while (filled < buf_.capacity() && ended_count_ < k) {
+        while (filled < cap && ended_count_ < k) {
             bool ended = false;
             detail::visit_at(srcs_, current_, [&](auto& s) {
                 if (ended_[current_] || s.empty()) {
                     ended = true;
                     return;
                 }
-                std::size_t m = std::min({s.batch_length(), chunk_ - taken_, buf_.capacity() - filled});
+                std::size_t m = std::min({s.batch_length(), chunk_ - taken_, cap - filled});
                 auto in = s.batch_begin();
                 for (std::size_t i = 0; i < m; ++i) out[filled + i] = in[i];
                 s += m;
@@ -78,13 +62,11 @@ private:
                 current_ = (current_ + 1) % k;
             }
         }
-        buf_.filled(filled);
-        return filled > 0;
+        return filled;
     }
 
     std::size_t chunk_;
     std::tuple<stored_t<Srcs>...> srcs_;
-    batch_buffer<value_type> buf_;
     std::array<bool, k> ended_{};
     std::size_t ended_count_ = 0, current_ = 0, taken_ = 0;
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/pass_through.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -14,40 +15,19 @@ namespace emflow {
 
 //! Pull node passing src through, starting other first.
 template <class Src, class Other>
-class connect_node {
+class connect_node : public pass_through<connect_node<Src, Other>, Src> {
 public:
-    using value_type = value_t<Src>;  //!< element type
-
     //! src, with other started alongside.
     connect_node(Src&& src, Other&& other)
-        : src_(std::forward<Src>(src)), other_(std::forward<Other>(other)) {}
+        : pass_through<connect_node, Src>(std::forward<Src>(src)), other_(std::forward<Other>(other)) {}
 
     //! Starts other, then src.
     void start(run_context& ctx) {
         other_.start(ctx);
-        src_.start(ctx);
-    }
-    //! src's empty().
-    bool empty() { return src_.empty(); }
-    //! src's current element.
-    decltype(auto) operator*() { return *src_; }
-    //! Advances src.
-    connect_node& operator++() {
-        ++src_;
-        return *this;
-    }
-    //! src's batch length.
-    std::size_t batch_length() { return src_.batch_length(); }
-    //! src's batch.
-    auto batch_begin() { return src_.batch_begin(); }
-    //! Advances src by n.
-    connect_node& operator+=(std::size_t n) {
-        src_ += n;
-        return *this;
+        this->src().start(ctx);
     }
 
 private:
-    stored_t<Src> src_;
     stored_t<Other> other_;
 };
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/pass_through.hpp>
 #include <emflow/progress.hpp>
 
 #include <cstddef>
@@ -16,35 +17,23 @@ namespace emflow {
 
 //! Pull node passing src through, counting into a progress phase.
 template <class Src>
-class count_progress_node {
+class count_progress_node : public pass_through<count_progress_node<Src>, Src> {
 public:
-    using value_type = value_t<Src>;  //!< element type
-
     //! src counted into ph (which must outlive the run), bytes_per_item bytes per element.
     count_progress_node(Src&& src, progress::phase& ph, std::uint64_t bytes_per_item)
-        : src_(std::forward<Src>(src)), ph_(&ph), bytes_per_item_(bytes_per_item) {}
+        : pass_through<count_progress_node, Src>(std::forward<Src>(src)), ph_(&ph),
+          bytes_per_item_(bytes_per_item) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
-    //! True when src is empty.
-    bool empty() { return src_.empty(); }
-    //! src's current element.
-    decltype(auto) operator*() { return *src_; }
     //! Advances by one.
     count_progress_node& operator++() { return *this += 1; }
-    //! src's batch length.
-    std::size_t batch_length() { return src_.batch_length(); }
-    //! src's batch.
-    auto batch_begin() { return src_.batch_begin(); }
     //! Advances by n, counting them.
     count_progress_node& operator+=(std::size_t n) {
         ph_->add(n, n * bytes_per_item_);
-        src_ += n;
+        this->src() += n;
         return *this;
     }
 
 private:
-    stored_t<Src> src_;
     progress::phase* ph_;
     std::uint64_t bytes_per_item_;
 };

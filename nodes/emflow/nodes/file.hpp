@@ -12,6 +12,7 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <stxxl/bits/io/syscall_file.h>
 
@@ -90,16 +91,16 @@ inline std::uint64_t readable_file_size(const std::string& path) {
 
 //! Pull node over a file holding an array of T (its size must be a multiple of sizeof(T)).
 template <class T>
-class file_source {
+class file_source : public pull_base<file_source<T>, T> {
     static_assert(std::is_trivially_copyable_v<T>, "file_source reads raw elements");
+    friend class pull_base<file_source, T>;
 
 public:
-    using value_type = T;  //!< element type
-
     //! Reads path (opened at start()).
     explicit file_source(std::string path) : path_(std::move(path)) {}
     file_source(file_source&& o) noexcept
-        : path_(std::move(o.path_)), tail_fd_(std::exchange(o.tail_fd_, -1)) {}
+        : pull_base<file_source, T>(), path_(std::move(o.path_)),
+          tail_fd_(std::exchange(o.tail_fd_, -1)) {}
     file_source& operator=(file_source&&) = delete;
     ~file_source() {
         wait_all();
@@ -121,21 +122,6 @@ public:
             s.data.allocate(detail::file_chunk_elems<T>());
             issue(s);
         }
-    }
-    //! True at the end of the file.
-    bool empty() { return pos_ == len_ && !refill(); }
-    //! Current element.
-    const T& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    file_source& operator++() { return *this += 1; }
-    //! Elements available at batch_begin().
-    std::size_t batch_length() { return empty() ? 0 : len_ - pos_; }
-    //! The current batch.
-    const T* batch_begin() { return slots_[cur_].data.data() + pos_; }
-    //! Advances by n <= batch_length().
-    file_source& operator+=(std::size_t n) {
-        pos_ += n;
-        return *this;
     }
 
 private:
@@ -166,8 +152,8 @@ private:
     }
 
     //! Exposes the next slot's data; the slot just consumed reads the chunk after it.
-    bool refill() {
-        if (!file_) return false;
+    std::pair<const T*, const T*> next_batch() {
+        if (!file_) return {nullptr, nullptr};
         if (exposed_) issue(slots_[cur_]);
         std::size_t next = exposed_ ? 1 - cur_ : 0;
         slot& s = slots_[next];
@@ -175,9 +161,7 @@ private:
         s.req = stxxl::request_ptr();
         cur_ = next;
         exposed_ = true;
-        pos_ = 0;
-        len_ = s.elems;
-        return len_ > 0;
+        return {s.data.data(), s.data.data() + s.elems};
     }
 
     //! Waits for reads in flight (their buffers must outlive them); errors are moot by then.
@@ -195,7 +179,7 @@ private:
     int tail_fd_ = -1;  // reads the unaligned tail
     slot slots_[2];
     std::uint64_t size_ = 0, offset_ = 0;
-    std::size_t cur_ = 0, pos_ = 0, len_ = 0;
+    std::size_t cur_ = 0;
     bool exposed_ = false;
 };
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -15,40 +15,22 @@ namespace emflow {
 
 //! Pull node: the elements x of src with pred(x).
 template <class Src, class Pred>
-class filter_node {
-public:
-    using value_type = value_t<Src>;  //!< element type
+class filter_node : public buffered_pull<filter_node<Src, Pred>, value_t<Src>> {
+    using T = value_t<Src>;
+    friend class buffered_pull<filter_node, T>;
 
+public:
     //! src filtered by pred.
     filter_node(Src&& src, Pred pred) : src_(std::forward<Src>(src)), pred_(std::move(pred)) {}
 
-    //! Starts src, allocates the buffer.
-    void start(run_context& ctx) {
-        src_.start(ctx);
-        buf_.allocate(default_chunk);
-    }
-    //! True when no further element passes.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    filter_node& operator++() { return *this += 1; }
-    //! Survivors buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered survivors.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    filter_node& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
-    }
+    //! Starts src.
+    void start(run_context& ctx) { src_.start(ctx); }
 
 private:
-    bool refill() {
-        value_type* out = buf_.fill_area();
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t k = 0;
         while (k == 0 && !src_.empty()) {
-            std::size_t n = std::min(src_.batch_length(), buf_.capacity() - k);
+            std::size_t n = std::min(src_.batch_length(), cap);
             auto in = src_.batch_begin();
             for (std::size_t i = 0; i < n; ++i) {  // branch-free compaction
                 out[k] = in[i];
@@ -56,13 +38,11 @@ private:
             }
             src_ += n;
         }
-        buf_.filled(k);
-        return k > 0;
+        return k;
     }
 
     stored_t<Src> src_;
     Pred pred_;
-    batch_buffer<value_type> buf_;
 };
 
 //! The elements of src that satisfy pred.

@@ -13,15 +13,14 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/chunked_push.hpp>
 
 #include <stxxl/vector>
 
-#include <algorithm>
 #include <cstddef>
 #include <iterator>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace emflow {
 
@@ -97,24 +96,14 @@ template <class Src, class Sink,
           std::enable_if_t<detail::is_push_node<std::decay_t<Sink>>::value, int> = 0>
 void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
     using T = value_t<Src>;
-    std::vector<T> scratch;
+    chunked_push<T> chunks;
     run_graph(
         [&](run_context& ctx) {
             src.start(ctx);
             sink.start(ctx);
-            scratch.resize(default_chunk);
             ctx.memory().declare_run_long("push chunk", memory_demand::fixed(default_chunk * sizeof(T)));
         },
-        [&](run_context&) {
-            while (!src.empty()) {
-                std::size_t n = std::min(src.batch_length(), scratch.size());
-                with_contiguous(src.batch_begin(), n, scratch.data(),
-                                [&](const T* p, std::size_t k) { sink.push_batch(p, k); });
-                src += n;
-            }
-            sink.push_stop();
-        },
-        opt);
+        [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
 }
 
 }  // namespace emflow

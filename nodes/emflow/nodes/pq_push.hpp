@@ -21,6 +21,7 @@
 #include <emflow/flow_runtime.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/chunked_push.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -32,7 +33,6 @@
 #include <string>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace emflow {
 
@@ -60,17 +60,15 @@ void require_heap_per_thread(const Queue& q) {
 template <class Queue, class Src>
 void push_all(Queue& q, Src& src, run_context& ctx) {
     using T = typename Queue::value_type;
-    std::vector<T> scratch(default_chunk);
-    while (!src.empty()) {
+    chunked_push<T> chunks;
+    auto insert = [&](const T* p, std::size_t k) {
+        // a task may resume on another thread after waiting: the id of this batch's thread
+        const int tid = tbb::this_task_arena::current_thread_index();
+        q.bulk_push(p, k, tid >= 0 ? unsigned(tid) : 0u);
+    };
+    do {
         if (ctx.cancelled()) throw flow_cancelled();
-        const std::size_t n = std::min(src.batch_length(), scratch.size());
-        with_contiguous(src.batch_begin(), n, scratch.data(), [&](const T* p, std::size_t k) {
-            // a task may resume on another thread after waiting: the id of this batch's thread
-            const int tid = tbb::this_task_arena::current_thread_index();
-            q.bulk_push(p, k, tid >= 0 ? unsigned(tid) : 0u);
-        });
-        src += n;
-    }
+    } while (chunks.step(src, insert));
 }
 
 //! Ends q's bulk phase after a failure without hiding the first error.

@@ -12,6 +12,7 @@
 
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <cstddef>
 #include <optional>
@@ -22,12 +23,13 @@ namespace emflow {
 
 //! Pull node over a priority queue's bulk extraction.
 template <class Queue>
-class pq_source_node {
-public:
-    using value_type = typename Queue::value_type;  //!< the queue's item type
+class pq_source_node : public pull_base<pq_source_node<Queue>, typename Queue::value_type> {
+    using T = typename Queue::value_type;
+    friend class pull_base<pq_source_node, T>;
 
+public:
     //! Emits up to `batch` items per refill; with a limit, only the items before it.
-    pq_source_node(Queue& q, std::size_t batch, std::optional<value_type> limit)
+    pq_source_node(Queue& q, std::size_t batch, std::optional<T> limit)
         : queue_(q), batch_(batch), limit_(std::move(limit)) {
         if (batch == 0) throw std::invalid_argument("emflow::pq_source: batch must be >= 1");
     }
@@ -36,47 +38,27 @@ public:
     //! throughout) to the run's memory plan.
     void start(run_context& ctx) {
         ctx.memory().declare_run_long("priority queue", memory_demand::fixed(queue_.config().memory_bytes));
-        ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(value_type)));
+        ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(T)));
         buf_.reserve(batch_);
     }
-    //! True once the queue (or its part before the limit) is exhausted.
-    bool empty() {
-        if (pos_ == buf_.size()) refill();
-        return pos_ == buf_.size();
-    }
-    //! Current item.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    pq_source_node& operator++() { return *this += 1; }
-    //! Items available at batch_begin().
-    std::size_t batch_length() { return empty() ? 0 : buf_.size() - pos_; }
-    //! The current batch, in pop order.
-    const value_type* batch_begin() { return buf_.data() + pos_; }
-    //! Advances by n <= batch_length().
-    pq_source_node& operator+=(std::size_t n) {
-        pos_ += n;
-        return *this;
-    }
-
 private:
-    void refill() {
-        pos_ = 0;
+    //! The next items in pop order; none once the queue (or its part before the limit) is
+    //! exhausted.
+    std::pair<const T*, const T*> next_batch() {
         buf_.clear();
-        if (ended_) return;
-        if (limit_) {
-            ended_ = queue_.bulk_pop_limit(buf_, *limit_, batch_);
-        } else {
+        if (limit_done_) return {nullptr, nullptr};
+        if (limit_)
+            limit_done_ = queue_.bulk_pop_limit(buf_, *limit_, batch_);
+        else
             queue_.bulk_pop(buf_, batch_);
-        }
-        ended_ = ended_ || buf_.empty();
+        return {buf_.data(), buf_.data() + buf_.size()};
     }
 
     Queue& queue_;
     std::size_t batch_;
-    std::optional<value_type> limit_;
-    std::vector<value_type> buf_;
-    std::size_t pos_ = 0;
-    bool ended_ = false;
+    std::optional<T> limit_;
+    std::vector<T> buf_;
+    bool limit_done_ = false;  // bulk_pop_limit said no item before the limit is left
 };
 
 //! A source emitting all of q's items in pop order, refilled by bulk_pop(batch).

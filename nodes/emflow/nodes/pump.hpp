@@ -6,11 +6,10 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/chunked_push.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <utility>
-#include <vector>
 
 namespace emflow {
 
@@ -22,37 +21,30 @@ public:
 
     //! Pumps src into succ in chunks of chunk elements.
     pump_node(Src&& src, Succ&& succ, std::size_t chunk)
-        : src_(std::forward<Src>(src)), succ_(std::forward<Succ>(succ)), chunk_(chunk) {}
+        : src_(std::forward<Src>(src)), succ_(std::forward<Succ>(succ)), chunks_(chunk) {}
 
     //! Starts src and succ, spawns the first chunk.
     void start(run_context& ctx) {
         src_.start(ctx);
         succ_.start(ctx);
         ctx_ = &ctx;
-        scratch_.resize(chunk_ > 0 ? chunk_ : 1);
         spawn();
     }
 
 private:
     void spawn() {
         ctx_->spawn([this] {
-            if (src_.empty()) {
+            if (chunks_.step(src_, [&](const value_type* p, std::size_t k) { succ_.push_batch(p, k); }))
+                spawn();
+            else
                 succ_.push_stop();
-                return;
-            }
-            std::size_t n = std::min(src_.batch_length(), scratch_.size());
-            with_contiguous(src_.batch_begin(), n, scratch_.data(),
-                            [&](const value_type* p, std::size_t k) { succ_.push_batch(p, k); });
-            src_ += n;
-            spawn();
         });
     }
 
     stored_t<Src> src_;
     stored_t<Succ> succ_;
-    std::size_t chunk_;
+    chunked_push<value_type> chunks_;
     run_context* ctx_ = nullptr;
-    std::vector<value_type> scratch_;
 };
 
 //! A segment pumping src into succ.

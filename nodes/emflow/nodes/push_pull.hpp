@@ -10,6 +10,7 @@
 
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/swap_channel.hpp>
 
 #include <algorithm>
@@ -20,10 +21,10 @@ namespace emflow {
 
 //! Push node on one side, pull node on the other.
 template <class T>
-class push_pull_node {
-public:
-    using value_type = T;  //!< element type
+class push_pull_node : public pull_base<push_pull_node<T>, T> {
+    friend class pull_base<push_pull_node, T>;
 
+public:
     //! Two buffers of the given size each.
     explicit push_pull_node(buffer_size size = {})
         : size_(size), channel_(std::make_unique<swap_channel<T>>()) {}
@@ -58,31 +59,19 @@ public:
     //! Publishes the last buffer.
     void push_stop() { hand_over(true); }
 
-    // ---- pull side ----
-    //! True after the pushers stopped and everything was pulled.
-    bool empty() {
-        while (pos_ == channel_->consumer_length()) {
-            if (!more_) return true;
-            more_ = channel_->swap_in();
-            pos_ = 0;
-        }
-        return false;
-    }
-    //! Current element.
-    const T& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    push_pull_node& operator++() { return *this += 1; }
-    //! Elements left in the consumer buffer.
-    std::size_t batch_length() { return empty() ? 0 : channel_->consumer_length() - pos_; }
-    //! The consumer buffer.
-    const T* batch_begin() { return channel_->consumer_data() + pos_; }
-    //! Advances by n <= batch_length().
-    push_pull_node& operator+=(std::size_t n) {
-        pos_ += n;
-        return *this;
-    }
+    // ---- pull side: pull_base's members over the buffers handed over ----
 
 private:
+    //! The next buffer handed over (waits for the pushers if needed).
+    std::pair<const T*, const T*> next_batch() {
+        while (more_) {
+            more_ = channel_->swap_in();
+            if (std::size_t n = channel_->consumer_length())
+                return {channel_->consumer_data(), channel_->consumer_data() + n};
+        }
+        return {nullptr, nullptr};
+    }
+
     void hand_over(bool last) {
         channel_->publish(fill_, last);
         fill_ = 0;
@@ -92,7 +81,7 @@ private:
     buffer_size size_;
     std::unique_ptr<swap_channel<T>> channel_;
     bool started_ = false;
-    std::size_t fill_ = 0, pos_ = 0;
+    std::size_t fill_ = 0;
     bool more_ = true;
 };
 

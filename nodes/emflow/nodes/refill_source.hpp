@@ -1,12 +1,15 @@
 // emflow/nodes/refill_source.hpp: a pull node whose batches are refilled by a call,
-// refill(T* out, size_t capacity) -> size_t (0 = end of stream). Generators, sorter outputs and
-// container read sides (e.g. a priority queue's bulk extraction) are built on it.
+// refill(T* out, size_t capacity) -> size_t (0 = end of stream, not called again). Generators,
+// sorter outputs and container read sides (e.g. a priority queue's bulk extraction) are built on
+// it. refill_from(src, f) is the same over a pull node src it owns and starts:
+// f(src, out, capacity) -> size_t reads src and fills out.
 //
 //   auto src = from_refill<std::uint64_t>([&](std::uint64_t* out, std::size_t cap) { ... });
+//   auto pairs = refill_from<pair_t>(text, [](auto& src, pair_t* out, std::size_t cap) { ... });
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <cstddef>
 #include <utility>
@@ -15,50 +18,53 @@ namespace emflow {
 
 //! Pull node over a refill callable; batches through a plain pointer.
 template <class T, class Refill>
-class refill_source {
+class refill_source : public buffered_pull<refill_source<T, Refill>, T> {
+    friend class buffered_pull<refill_source, T>;
+
 public:
-    using value_type = T;  //!< element type
-
     //! Wraps refill; chunk: batch capacity in elements.
-    refill_source(Refill refill, std::size_t chunk) : refill_(std::move(refill)), chunk_(chunk) {}
+    refill_source(Refill refill, std::size_t chunk)
+        : buffered_pull<refill_source, T>(chunk), refill_(std::move(refill)) {}
 
-    //! Allocates the batch buffer.
-    void start(run_context&) { buf_.allocate(chunk_); }
-    //! True at the end of the stream.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const T& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    refill_source& operator++() { return *this += 1; }
-    //! Elements available at batch_begin().
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The current batch.
-    const T* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    refill_source& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
-    }
+    //! Nothing to start (the buffer is allocated at the first refill).
+    void start(run_context&) {}
 
 private:
-    bool refill() {
-        if (ended_) return false;
-        std::size_t n = refill_(buf_.fill_area(), buf_.capacity());
-        buf_.filled(n);
-        ended_ = n == 0;
-        return !ended_;
-    }
+    std::size_t refill(T* out, std::size_t cap) { return refill_(out, cap); }
 
     Refill refill_;
-    std::size_t chunk_;
-    batch_buffer<T> buf_;
-    bool ended_ = false;
 };
 
 //! A pull node over refill(T* out, size_t cap) -> size_t; 0 ends the stream.
 template <class T, class Refill>
 refill_source<T, Refill> from_refill(Refill refill, std::size_t chunk = default_chunk) {
     return refill_source<T, Refill>(std::move(refill), chunk);
+}
+
+//! Pull node of T refilled by f(src, out, cap) from the pull node src, which it starts.
+template <class T, class Src, class F>
+class refill_from_node : public buffered_pull<refill_from_node<T, Src, F>, T> {
+    friend class buffered_pull<refill_from_node, T>;
+
+public:
+    //! f over src; chunk: batch capacity in elements.
+    refill_from_node(Src&& src, F f, std::size_t chunk)
+        : buffered_pull<refill_from_node, T>(chunk), src_(std::forward<Src>(src)), f_(std::move(f)) {}
+
+    //! Starts src.
+    void start(run_context& ctx) { src_.start(ctx); }
+
+private:
+    std::size_t refill(T* out, std::size_t cap) { return f_(src_, out, cap); }
+
+    stored_t<Src> src_;
+    F f_;
+};
+
+//! A pull node of T whose batches f(src, T* out, size_t cap) -> size_t fills from src.
+template <class T, class Src, class F, std::enable_if_t<is_pull_node_v<Src>, int> = 0>
+auto refill_from(Src&& src, F f, std::size_t chunk = default_chunk) {
+    return refill_from_node<T, Src, F>(std::forward<Src>(src), std::move(f), chunk);
 }
 
 }  // namespace emflow

@@ -1,7 +1,8 @@
-// emflow/nodes/sink.hpp: push sinks whose body is a lambda: batch_sink<T>(f) calls
-// f(const T* data, size_t n) per batch (single pushes are batches of one); an optional second
-// callable runs at push_stop().
+// emflow/nodes/sink.hpp: push sinks whose body is a lambda. sink<T>(f) calls f(const T&) per
+// element; batch_sink<T>(f) calls f(const T* data, size_t n) per batch (single pushes are batches
+// of one). An optional second callable runs at push_stop().
 //
+//   materialize(src, sink<pair_t>([&](const pair_t& p) { ... }));
 //   materialize(src, batch_sink<pair_t>([&](const pair_t* p, std::size_t n) { ... }));
 #pragma once
 
@@ -35,17 +36,60 @@ private:
     Stop stop_;
 };
 
+//! Push sink calling f per element and stop() at the end of data.
+template <class T, class F, class Stop>
+class lambda_sink_node {
+public:
+    using value_type = T;  //!< element type
+
+    //! Elements to f, the end to stop.
+    lambda_sink_node(F f, Stop stop) : f_(std::move(f)), stop_(std::move(stop)) {}
+
+    //! Nothing to start.
+    void start(run_context&) {}
+    //! f(x).
+    void push(const T& x) { f_(x); }
+    //! f(p[i]) for each of the n elements.
+    void push_batch(const T* p, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) f_(p[i]);
+    }
+    //! stop().
+    void push_stop() { stop_(); }
+
+private:
+    F f_;
+    Stop stop_;
+};
+
+namespace detail {
+//! The default end-of-data callable of the lambda sinks.
+struct no_stop {
+    void operator()() const {}
+};
+}  // namespace detail
+
 //! A push sink of T calling f(const T*, size_t) per batch.
 template <class T, class F>
 auto batch_sink(F f) {
-    auto none = [] {};
-    return batch_sink_node<T, F, decltype(none)>(std::move(f), none);
+    return batch_sink_node<T, F, detail::no_stop>(std::move(f), {});
 }
 
 //! A push sink of T calling f(const T*, size_t) per batch and stop() at the end of data.
 template <class T, class F, class Stop>
 auto batch_sink(F f, Stop stop) {
     return batch_sink_node<T, F, Stop>(std::move(f), std::move(stop));
+}
+
+//! A push sink of T calling f(const T&) per element.
+template <class T, class F>
+auto sink(F f) {
+    return lambda_sink_node<T, F, detail::no_stop>(std::move(f), {});
+}
+
+//! A push sink of T calling f(const T&) per element and stop() at the end of data.
+template <class T, class F, class Stop>
+auto sink(F f, Stop stop) {
+    return lambda_sink_node<T, F, Stop>(std::move(f), std::move(stop));
 }
 
 }  // namespace emflow

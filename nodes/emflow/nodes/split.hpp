@@ -6,70 +6,60 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/chunked_push.hpp>
+#include <emflow/nodes/pass_through.hpp>
 
 #include <cstddef>
 #include <tuple>
 #include <utility>
-#include <vector>
 
 namespace emflow {
 
 //! Pull node passing src through and pushing it into Succs.
 template <class Src, class... Succs>
-class split_node {
-public:
-    using value_type = value_t<Src>;  //!< element type
+class split_node : public pass_through<split_node<Src, Succs...>, Src> {
+    using T = value_t<Src>;
 
+public:
     //! src, copied into succs.
     split_node(Src&& src, Succs&&... succs)
-        : src_(std::forward<Src>(src)), succs_(std::forward<Succs>(succs)...) {}
+        : pass_through<split_node, Src>(std::forward<Src>(src)), succs_(std::forward<Succs>(succs)...) {}
 
     //! Starts src and the push successors.
     void start(run_context& ctx) {
-        src_.start(ctx);
+        this->src().start(ctx);
         std::apply([&](auto&... s) { (s.start(ctx), ...); }, succs_);
-        scratch_.resize(default_chunk);
     }
     //! True when src is empty; the first time, stops the successors.
     bool empty() {
-        if (!src_.empty()) return false;
+        if (!this->src().empty()) return false;
         if (!stopped_) {
             stopped_ = true;
             std::apply([](auto&... s) { (s.push_stop(), ...); }, succs_);
         }
         return true;
     }
-    //! src's current element.
-    decltype(auto) operator*() { return *src_; }
     //! Pushes the current element, advances.
     split_node& operator++() {
-        value_type x = *src_;
+        T x = *this->src();
         std::apply([&](auto&... s) { (s.push(x), ...); }, succs_);
-        ++src_;
+        ++this->src();
         return *this;
     }
-    //! src's batch length.
-    std::size_t batch_length() { return src_.batch_length(); }
-    //! src's batch.
-    auto batch_begin() { return src_.batch_begin(); }
+    //! src's batch length (asks empty() first, which stops the successors at the end).
+    std::size_t batch_length() { return empty() ? 0 : this->src().batch_length(); }
     //! Pushes n elements, advances.
     split_node& operator+=(std::size_t n) {
-        auto b = src_.batch_begin();
-        for (std::size_t done = 0; done < n;) {
-            std::size_t k = std::min(n - done, scratch_.size());
-            with_contiguous(b + done, k, scratch_.data(), [&](const value_type* p, std::size_t m) {
-                std::apply([&](auto&... s) { (s.push_batch(p, m), ...); }, succs_);
-            });
-            done += k;
-        }
-        src_ += n;
+        chunks_.each(this->src().batch_begin(), n, [&](const T* p, std::size_t m) {
+            std::apply([&](auto&... s) { (s.push_batch(p, m), ...); }, succs_);
+        });
+        this->src() += n;
         return *this;
     }
 
 private:
-    stored_t<Src> src_;
     std::tuple<stored_t<Succs>...> succs_;
-    std::vector<value_type> scratch_;
+    chunked_push<T> chunks_;
     bool stopped_ = false;
 };
 

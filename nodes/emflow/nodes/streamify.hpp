@@ -7,8 +7,9 @@
 //   auto r = streamify(first, last);     // any input iterators
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <stxxl/vector>
 
@@ -16,83 +17,63 @@
 #include <iterator>
 #include <memory>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace emflow {
 
-//! Pull node over [first, last): batches are the rest of the range for random-access iterators,
-//! copied chunks otherwise.
+//! Pull node over [first, last) of random-access iterators: one batch, the whole range.
 template <class It>
-class range_source {
-    static constexpr bool random_access = std::is_base_of_v<
-        std::random_access_iterator_tag, typename std::iterator_traits<It>::iterator_category>;
+class range_source
+    : public pull_base<range_source<It>, typename std::iterator_traits<It>::value_type, It> {
+    friend class pull_base<range_source, typename std::iterator_traits<It>::value_type, It>;
 
 public:
-    using value_type = typename std::iterator_traits<It>::value_type;  //!< element type
-
     //! The range [first, last).
-    range_source(It first, It last) : cur_(first), end_(last) {}
+    range_source(It first, It last) : first_(first), last_(last) {}
 
-    //! Allocates the copy buffer of non-random-access ranges.
-    void start(run_context&) {
-        if constexpr (!random_access) buf_.allocate(default_chunk);
-    }
-    //! True at the end of the range.
-    bool empty() {
-        if constexpr (random_access)
-            return cur_ == end_;
-        else
-            return buf_.exhausted() && !refill();
-    }
-    //! Current element.
-    const value_type& operator*() {
-        if constexpr (random_access)
-            return *cur_;
-        else
-            return *batch_begin();
-    }
-    //! Advances by one.
-    range_source& operator++() { return *this += 1; }
-    //! Elements available at batch_begin().
-    std::size_t batch_length() {
-        if constexpr (random_access)
-            return static_cast<std::size_t>(end_ - cur_);
-        else
-            return empty() ? 0 : buf_.length();
-    }
-    //! The current batch.
-    auto batch_begin() {
-        if constexpr (random_access)
-            return cur_;
-        else
-            return buf_.begin();
-    }
-    //! Advances by n <= batch_length().
-    range_source& operator+=(std::size_t n) {
-        if constexpr (random_access)
-            cur_ += static_cast<typename std::iterator_traits<It>::difference_type>(n);
-        else
-            buf_.advance(n);
-        return *this;
-    }
+    //! Nothing to start.
+    void start(run_context&) {}
 
 private:
-    bool refill() {
+    std::pair<It, It> next_batch() { return {std::exchange(first_, last_), last_}; }
+
+    It first_, last_;
+};
+
+//! Pull node over [first, last) of input iterators: batches are copied chunks.
+template <class It>
+class copied_range_source : public buffered_pull<copied_range_source<It>,
+                                                 typename std::iterator_traits<It>::value_type> {
+    using T = typename std::iterator_traits<It>::value_type;
+    friend class buffered_pull<copied_range_source, T>;
+
+public:
+    //! The range [first, last).
+    copied_range_source(It first, It last) : cur_(first), end_(last) {}
+
+    //! Nothing to start (the buffer is allocated at the first refill).
+    void start(run_context&) {}
+
+private:
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t n = 0;
-        value_type* out = buf_.fill_area();
-        for (; n < buf_.capacity() && cur_ != end_; ++n, ++cur_) out[n] = *cur_;
-        buf_.filled(n);
-        return n > 0;
+        for (; n < cap && cur_ != end_; ++n, ++cur_) out[n] = *cur_;
+        return n;
     }
 
     It cur_, end_;
-    batch_buffer<value_type> buf_;
 };
 
-//! Source over any iterator range.
+//! Source over any iterator range: batches are the rest of the range for random-access
+//! iterators, copied chunks otherwise.
 template <class It>
-range_source<It> streamify(It first, It last) {
-    return range_source<It>(first, last);
+auto streamify(It first, It last) {
+    if constexpr (std::is_base_of_v<std::random_access_iterator_tag,
+                                    typename std::iterator_traits<It>::iterator_category>)
+        return range_source<It>(first, last);
+    else
+        return copied_range_source<It>(first, last);
 }
 
 //! Source over a std::vector's elements, batches through plain pointers.
@@ -103,53 +84,34 @@ range_source<const T*> streamify(const std::vector<T, A>& v) {
 
 //! Pull node over an stxxl::vector read with STXXL's overlapped bufreader (forwards or reverse).
 template <class Vector, bool Reverse>
-class stxxl_vector_source {
+class stxxl_vector_source
+    : public buffered_pull<stxxl_vector_source<Vector, Reverse>, typename Vector::value_type> {
     using reader_type = std::conditional_t<Reverse, typename Vector::bufreader_reverse_type,
                                            typename Vector::bufreader_type>;
+    using T = typename Vector::value_type;
+    friend class buffered_pull<stxxl_vector_source, T>;
 
 public:
-    using value_type = typename Vector::value_type;  //!< element type
-
     //! Reads v, which must outlive the node and not change while the graph runs.
     explicit stxxl_vector_source(const Vector& v) : vec_(&v) {}
 
     //! Opens the reader (prefetching starts here), declares its buffers.
     void start(run_context& ctx) {
         ctx.memory().declare_run_long("vector reader", memory_demand::fixed(
-            vector_stream_bytes<Vector>() + default_chunk * sizeof(value_type)));
+            vector_stream_bytes<Vector>() + default_chunk * sizeof(T)));
         reader_ = std::make_unique<reader_type>(*vec_);
-        buf_.allocate(default_chunk);
-    }
-    //! True at the end of the vector.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    stxxl_vector_source& operator++() { return *this += 1; }
-    //! Elements available at batch_begin().
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The current batch.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    stxxl_vector_source& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
     }
 
 private:
-    bool refill() {
-        if (!reader_) return false;  // the end was reached before: empty() may be asked again
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t n = 0;
-        value_type* out = buf_.fill_area();
-        for (; n < buf_.capacity() && !reader_->empty(); ++n, ++*reader_) out[n] = **reader_;
-        buf_.filled(n);
+        for (; n < cap && !reader_->empty(); ++n, ++*reader_) out[n] = **reader_;
         if (n == 0) reader_.reset();  // release the prefetch buffers at the end
-        return n > 0;
+        return n;
     }
 
     const Vector* vec_;
     std::unique_ptr<reader_type> reader_;
-    batch_buffer<value_type> buf_;
 };
 
 //! Source over an stxxl::vector, first to last.

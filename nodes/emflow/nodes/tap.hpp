@@ -6,6 +6,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/pass_through.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -64,39 +65,26 @@ private:
 
 //! Pull node passing src through, calling f(x) for every element x it advances past.
 template <class Src, class F>
-class tap_node {
+class tap_node : public pass_through<tap_node<Src, F>, Src> {
 public:
-    using value_type = value_t<Src>;  //!< element type
-
     //! src observed by f.
-    tap_node(Src&& src, F f) : src_(std::forward<Src>(src)), f_(std::move(f)) {}
+    tap_node(Src&& src, F f) : pass_through<tap_node, Src>(std::forward<Src>(src)), f_(std::move(f)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
-    //! True when src is empty.
-    bool empty() { return src_.empty(); }
-    //! src's current element.
-    decltype(auto) operator*() { return *src_; }
     //! Shows the current element to f, advances.
     tap_node& operator++() {
-        f_(*src_);
-        ++src_;
+        f_(*this->src());
+        ++this->src();
         return *this;
     }
-    //! src's batch length.
-    std::size_t batch_length() { return src_.batch_length(); }
-    //! src's batch.
-    auto batch_begin() { return src_.batch_begin(); }
     //! Shows n elements to f, advances.
     tap_node& operator+=(std::size_t n) {
-        auto b = src_.batch_begin();
+        auto b = this->src().batch_begin();
         for (std::size_t i = 0; i < n; ++i) f_(b[i]);
-        src_ += n;
+        this->src() += n;
         return *this;
     }
 
 private:
-    stored_t<Src> src_;
     F f_;
 };
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/pass_through.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -33,37 +34,23 @@ private:
 
 //! Pull node: f(x) for every x of src.
 template <class Src, class F>
-class transform_node {
+class transform_node : public pass_through<transform_node<Src, F>, Src> {
 public:
     //! element type
     using value_type = std::decay_t<std::invoke_result_t<const F&, const value_t<Src>&>>;
 
     //! f applied to src.
-    transform_node(Src&& src, F f) : src_(std::forward<Src>(src)), f_(std::move(f)) {}
+    transform_node(Src&& src, F f)
+        : pass_through<transform_node, Src>(std::forward<Src>(src)), f_(std::move(f)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
-    //! True when src is empty.
-    bool empty() { return src_.empty(); }
     //! f of src's current element.
-    value_type operator*() { return f_(*src_); }
-    //! Advances by one.
-    transform_node& operator++() {
-        ++src_;
-        return *this;
-    }
-    //! src's batch length.
-    std::size_t batch_length() { return src_.batch_length(); }
+    value_type operator*() { return f_(*this->src()); }
     //! src's batch seen through f.
-    auto batch_begin() { return transform_iterator<decltype(src_.batch_begin()), F>(src_.batch_begin(), &f_); }
-    //! Advances by n.
-    transform_node& operator+=(std::size_t n) {
-        src_ += n;
-        return *this;
+    auto batch_begin() {
+        return transform_iterator<decltype(this->src().batch_begin()), F>(this->src().batch_begin(), &f_);
     }
 
 private:
-    stored_t<Src> src_;
     F f_;
 };
 

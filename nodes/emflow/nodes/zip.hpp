@@ -7,7 +7,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -17,10 +17,11 @@ namespace emflow {
 
 //! Pull node: (a_i, b_i) pairs.
 template <class A, class B>
-class zip_node {
-public:
-    using value_type = std::pair<value_t<A>, value_t<B>>;  //!< element type
+class zip_node : public buffered_pull<zip_node<A, B>, std::pair<value_t<A>, value_t<B>>> {
+    using T = std::pair<value_t<A>, value_t<B>>;
+    friend class buffered_pull<zip_node, T>;
 
+public:
     //! Joins a and b.
     zip_node(A&& a, B&& b) : a_(std::forward<A>(a)), b_(std::forward<B>(b)) {}
 
@@ -28,40 +29,22 @@ public:
     void start(run_context& ctx) {
         a_.start(ctx);
         b_.start(ctx);
-        buf_.allocate(default_chunk);
-    }
-    //! True when either input is empty.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current pair.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    zip_node& operator++() { return *this += 1; }
-    //! Buffered pairs.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered pairs.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    zip_node& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
     }
 
 private:
-    bool refill() {
+    std::size_t refill(T* out, std::size_t cap) {
         if (a_.empty() || b_.empty()) {
             drain(a_);
             drain(b_);
-            return false;
+            return 0;
         }
-        std::size_t n = std::min({a_.batch_length(), b_.batch_length(), buf_.capacity()});
+        std::size_t n = std::min({a_.batch_length(), b_.batch_length(), cap});
         auto ia = a_.batch_begin();
         auto ib = b_.batch_begin();
-        value_type* out = buf_.fill_area();
-        for (std::size_t i = 0; i < n; ++i) out[i] = value_type(ia[i], ib[i]);
+        for (std::size_t i = 0; i < n; ++i) out[i] = T(ia[i], ib[i]);
         a_ += n;
         b_ += n;
-        buf_.filled(n);
-        return true;
+        return n;
     }
 
     template <class N>
@@ -71,7 +54,6 @@ private:
 
     stored_t<A> a_;
     stored_t<B> b_;
-    batch_buffer<value_type> buf_;
 };
 
 //! Pairs of the elements of a and b.

@@ -11,7 +11,7 @@
 #include "test_env.hpp"
 
 using namespace emflow;
-using namespace emflow::pipelines;
+using namespace emflow::pipelines::diamond;
 
 namespace {
 

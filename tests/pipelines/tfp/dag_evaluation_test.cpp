@@ -1,8 +1,6 @@
 // Tests of emflow/pipelines/tfp/dag_evaluation.hpp: time-forward evaluation of DAGs against the
 // plain in-memory evaluation, with fixed and adaptive windows, and its error paths.
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
-#include <emflow/pipelines/tfp/reference_evaluation.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -10,8 +8,10 @@
 #include <vector>
 
 #include "test_env.hpp"
+#include "tfp/random_dag.hpp"
+#include "tfp/reference_evaluation.hpp"
 
-namespace tfp = emflow::tfp;
+namespace tfp = emflow::pipelines::tfp;
 
 namespace {
 

@@ -1,7 +1,5 @@
 // Tests of the DAG generator and the in-memory reference evaluation of the time-forward
 // processing demo (emflow/pipelines/tfp/).
-#include <emflow/pipelines/tfp/random_dag.hpp>
-#include <emflow/pipelines/tfp/reference_evaluation.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -9,8 +7,10 @@
 #include <vector>
 
 #include "test_env.hpp"
+#include "tfp/random_dag.hpp"
+#include "tfp/reference_evaluation.hpp"
 
-namespace tfp = emflow::tfp;
+namespace tfp = emflow::pipelines::tfp;
 
 namespace {
 

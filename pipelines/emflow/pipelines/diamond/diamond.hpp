@@ -21,7 +21,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace emflow::pipelines {
+namespace emflow::pipelines::diamond {
 
 //! An input element of the Diamond graph.
 using diamond_pair = std::pair<std::uint64_t, std::uint64_t>;
@@ -105,4 +105,4 @@ inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& ou
     return sums;
 }
 
-}  // namespace emflow::pipelines
+}  // namespace emflow::pipelines::diamond

@@ -77,16 +77,6 @@ struct by_rank {
     }
 };
 
-//! A pull node of T whose batches f(src, out, capacity) -> count fills from the node src,
-//! which it starts (src must outlive it).
-template <class T, class Src, class F>
-auto refill_from(Src& src, F f) {
-    return connect(from_refill<T>([&src, f](T* out, std::size_t cap) mutable {
-                       return f(src, out, cap);
-                   }),
-                   src);
-}
-
 }  // namespace checker_detail
 
 //! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <limits>
 
-namespace emflow::tfp {
+namespace emflow::pipelines::tfp {
 
 //! An edge from `source` to `target` (source < target) with a weight.
 struct dag_edge {
@@ -51,4 +51,4 @@ inline std::int64_t node_value(std::int64_t input, std::int64_t best_pred, unsig
     return input + std::max<std::int64_t>(0, best_pred) + busy_bit(std::uint64_t(input), work);
 }
 
-}  // namespace emflow::tfp
+}  // namespace emflow::pipelines::tfp

@@ -16,10 +16,10 @@
 // pushed back (as much again as the queue: emflow/limit_rules.hpp), so the queue gets half of
 // what the streams and the window leave.
 //
-//   emflow::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
-//   emflow::adaptive_window window(emflow::tfp::default_target_bulk(cfg));
-//   emflow::tfp::value_vector values;
-//   auto stats = emflow::tfp::evaluate_dag(inputs, edges, values, window, cfg);
+//   emflow::pipelines::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
+//   emflow::adaptive_window window(emflow::pipelines::tfp::default_target_bulk(cfg));
+//   emflow::pipelines::tfp::value_vector values;
+//   auto stats = emflow::pipelines::tfp::evaluate_dag(inputs, edges, values, window, cfg);
 #pragma once
 
 #include <emflow/limit_rules.hpp>
@@ -37,7 +37,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace emflow::tfp {
+namespace emflow::pipelines::tfp {
 
 //! A value sent along an edge to its target; value == no_predecessor marks the scan token.
 struct message {
@@ -80,7 +80,7 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
     const std::size_t window = cfg.max_window * window_bytes_per_node;
     const std::size_t queue_min = 8 << 20;
     if (cfg.memory_bytes < streams + window + 2 * queue_min)
-        throw config_error("emflow::tfp: memory budget of " + std::to_string(cfg.memory_bytes) +
+        throw config_error("emflow::pipelines::tfp: memory budget of " + std::to_string(cfg.memory_bytes) +
                            " bytes is below the " + std::to_string(streams + window + 2 * queue_min) +
                            " bytes the evaluation needs at least: vector streams " +
                            std::to_string(streams) + "; window " + std::to_string(window) +
@@ -137,7 +137,7 @@ public:
         for (auto& x : best_) x.store(no_predecessor, std::memory_order_relaxed);
         for (const message& m : bulk.items()) {
             if (m.target < a || m.target >= b)
-                throw std::logic_error("emflow::tfp: a message outside its window");
+                throw std::logic_error("emflow::pipelines::tfp: a message outside its window");
             atomic_max(best_[m.target - a], m.value);
         }
         read_window(a, b);
@@ -180,7 +180,7 @@ private:
             const dag_edge& e = *edges_in_;
             if (e.source < a || e.target <= e.source || e.target >= n_)
                 throw std::invalid_argument(
-                    "emflow::tfp: edges must go from lower to higher ids, sorted by source");
+                    "emflow::pipelines::tfp: edges must go from lower to higher ids, sorted by source");
             window_edges_.push_back(e);
             ++edge_start_[e.source - a + 1];
         }
@@ -233,7 +233,7 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
     const evaluation_config cfg = resolve_budget(config);
     if (cfg.memory_bytes > 0) memory_plan::return_freed_memory_to_system();
     if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
-        throw std::invalid_argument("emflow::tfp::evaluate_dag: max_window must be in [1, 2^31]");
+        throw std::invalid_argument("emflow::pipelines::tfp::evaluate_dag: max_window must be in [1, 2^31]");
     const std::uint64_t n = inputs.size();
     values.clear();
     values.resize(n);
@@ -252,8 +252,8 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
         });
     evaluator.finish();
     if (evaluator.next_node() != n)
-        throw std::logic_error("emflow::tfp::evaluate_dag: the queue ran empty before the end");
+        throw std::logic_error("emflow::pipelines::tfp::evaluate_dag: the queue ran empty before the end");
     return stats;
 }
 
-}  // namespace emflow::tfp
+}  // namespace emflow::pipelines::tfp

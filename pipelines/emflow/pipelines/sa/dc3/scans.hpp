@@ -1,12 +1,10 @@
 // emflow/pipelines/sa/dc3/scans.hpp: the scanning nodes of DC3's flow graphs. The text is read in
 // groups of three positions (3b, 3b+1, 3b+2) with a look-ahead of two symbols; the sample's
-// triples and the three classes of tuples are made from one group at a time. Every node here
-// asks its source's empty() only until it first returns true (stxxl-vector sources must not be
-// asked again).
+// triples and the three classes of tuples are made from one group at a time.
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/pipelines/sa/dc3/tuples.hpp>
 
 #include <algorithm>
@@ -69,51 +67,31 @@ private:
 //! position n when n mod 3 == 1 (its triple (0, 0, 0) is the unique smallest, so that the
 //! 1-mod-3 half of the reduced text ends in a unique name).
 template <class Text, class Sym, class Index>
-class triple_scan {
-public:
-    using value_type = triple<Sym, Index>;  //!< element type
+class triple_scan : public buffered_pull<triple_scan<Text, Sym, Index>, triple<Sym, Index>> {
+    using T = triple<Sym, Index>;
+    friend class buffered_pull<triple_scan, T>;
 
+public:
     //! The sample of text, which has n symbols.
     triple_scan(Text&& text, std::uint64_t n)
         : window_(std::forward<Text>(text)), groups_((n + 2) / 3), n2_(n / 3) {}
 
     //! Starts the text.
-    void start(run_context& ctx) {
-        window_.start(ctx);
-        buf_.allocate(default_chunk);
-    }
-    //! True after the last triple.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current triple.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    triple_scan& operator++() { return *this += 1; }
-    //! Triples buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered triples.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    triple_scan& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
-    }
+    void start(run_context& ctx) { window_.start(ctx); }
 
 private:
-    bool refill() {
-        value_type* out = buf_.fill_area();
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t k = 0;
-        for (; k + 2 <= buf_.capacity() && b_ < groups_; ++b_) {
+        for (; k + 2 <= cap && b_ < groups_; ++b_) {
             const Sym* t = window_.next();
             out[k++] = {Index(3 * b_ + 1), {t[1], t[2], t[3]}};
             if (b_ < n2_) out[k++] = {Index(3 * b_ + 2), {t[2], t[3], t[4]}};
         }
-        buf_.filled(k);
-        return k > 0;
+        return k;
     }
 
     group_window<Text, Sym> window_;
     std::uint64_t groups_, n2_, b_ = 0;
-    batch_buffer<value_type> buf_;
 };
 
 //! The sample's triples of text (n symbols of type Sym).
@@ -125,54 +103,30 @@ auto scan_triples(Text&& text, std::uint64_t n) {
 //! Pull node applying f(x) to every element x of src exactly once, in order (f may keep state,
 //! unlike transform's).
 template <class Src, class F>
-class scan_map {
-public:
-    //! element type
-    using value_type = std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>;
+class scan_map
+    : public buffered_pull<scan_map<Src, F>, std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>> {
+    using T = std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>;
+    friend class buffered_pull<scan_map, T>;
 
+public:
     //! f over src.
     scan_map(Src&& src, F f) : src_(std::forward<Src>(src)), f_(std::move(f)) {}
 
     //! Starts src.
-    void start(run_context& ctx) {
-        src_.start(ctx);
-        buf_.allocate(default_chunk);
-    }
-    //! True at the end of src.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current element.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    scan_map& operator++() { return *this += 1; }
-    //! Elements buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered elements.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    scan_map& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
-    }
+    void start(run_context& ctx) { src_.start(ctx); }
 
 private:
-    bool refill() {
-        if (ended_ || src_.empty()) {
-            ended_ = true;
-            return false;
-        }
-        std::size_t k = std::min(src_.batch_length(), buf_.capacity());
+    std::size_t refill(T* out, std::size_t cap) {
+        if (src_.empty()) return 0;
+        std::size_t k = std::min(src_.batch_length(), cap);
         auto in = src_.batch_begin();
-        value_type* out = buf_.fill_area();
         for (std::size_t i = 0; i < k; ++i) out[i] = f_(in[i]);
         src_ += k;
-        buf_.filled(k);
-        return true;
+        return k;
     }
 
     stored_t<Src> src_;
     F f_;
-    batch_buffer<value_type> buf_;
-    bool ended_ = false;
 };
 
 //! f over src, once per element in order.

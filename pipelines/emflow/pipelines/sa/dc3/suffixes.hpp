@@ -7,7 +7,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/batch_buffer.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/pipelines/sa/dc3/scans.hpp>
 #include <emflow/pipelines/sa/dc3/tuples.hpp>
 
@@ -21,12 +21,13 @@ namespace emflow::pipelines::sa::dc3_detail {
 
 //! Pull node of the class-0 tuples in position order; pushes classes 1 and 2 into succ1, succ2.
 template <class Text, class Sym, class Index, class Ranks, class Succ1, class Succ2>
-class class_scan {
+class class_scan
+    : public buffered_pull<class_scan<Text, Sym, Index, Ranks, Succ1, Succ2>, class0<Sym, Index>> {
     using reader = typename Ranks::bufreader_type;
+    using T = class0<Sym, Index>;
+    friend class buffered_pull<class_scan, T>;
 
 public:
-    using value_type = class0<Sym, Index>;  //!< element type
-
     //! The classes of text (n symbols) with ranks (its reduced text's inverse suffix array).
     class_scan(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1, Succ2&& succ2)
         : window_(std::forward<Text>(text)), ranks_(&ranks), n_(n), n0_((n + 2) / 3),
@@ -37,28 +38,12 @@ public:
         window_.start(ctx);
         succ1_.start(ctx);
         succ2_.start(ctx);
-        buf_.allocate(default_chunk);
         out1_.reserve(default_chunk);
         out2_.reserve(default_chunk);
         auto mid = ranks_->cbegin() + std::int64_t(n0_);
         r1_ = std::make_unique<reader>(ranks_->cbegin(), mid);
         r2_ = std::make_unique<reader>(mid, ranks_->cend());
         if (n0_ > 0) r1_cur_ = read(*r1_);
-    }
-    //! True after the last class-0 tuple (classes 1 and 2 are then complete).
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current tuple.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    class_scan& operator++() { return *this += 1; }
-    //! Tuples buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered tuples.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    class_scan& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
     }
 
 private:
@@ -68,14 +53,14 @@ private:
         return x;
     }
 
-    bool refill() {
+    //! The next class-0 tuples; after the last one, classes 1 and 2 are complete (stopped).
+    std::size_t refill(T* out, std::size_t cap) {
         if (b_ == n0_) {
             finish();
-            return false;
+            return 0;
         }
-        value_type* out = buf_.fill_area();
         std::size_t k = 0;
-        for (; k < buf_.capacity() && b_ < n0_; ++b_) {
+        for (; k < cap && b_ < n0_; ++b_) {
             const Sym* t = window_.next();
             const std::uint64_t i = 3 * b_;
             const Index r1 = r1_cur_;                            // r[i+1]
@@ -87,8 +72,7 @@ private:
             r1_cur_ = r4;
         }
         flush();
-        buf_.filled(k);
-        return true;
+        return k;
     }
 
     void flush() {
@@ -99,8 +83,6 @@ private:
     }
 
     void finish() {
-        if (stopped_) return;
-        stopped_ = true;
         r1_.reset();
         r2_.reset();
         succ1_.push_stop();
@@ -114,10 +96,8 @@ private:
     stored_t<Succ2> succ2_;
     std::unique_ptr<reader> r1_, r2_;
     Index r1_cur_ = 0;
-    batch_buffer<value_type> buf_;
     std::vector<class1<Sym, Index>> out1_;
     std::vector<class2<Sym, Index>> out2_;
-    bool stopped_ = false;
 };
 
 //! The classes of text (n symbols, sample ranks in ranks), class 0 pulled, 1 and 2 pushed.
@@ -164,10 +144,11 @@ private:
 
 //! Pull node of the suffix array: the three sorted classes merged by the DC3 comparisons.
 template <class S0, class S1, class S2>
-class class_merge {
-public:
-    using value_type = decltype(value_t<S0>::pos);  //!< element type: Index
+class class_merge : public buffered_pull<class_merge<S0, S1, S2>, decltype(value_t<S0>::pos)> {
+    using T = decltype(value_t<S0>::pos);  // Index
+    friend class buffered_pull<class_merge, T>;
 
+public:
     //! Merges the classes sorted into s0, s1 and s2.
     class_merge(S0&& s0, S1&& s1, S2&& s2)
         : c0_(std::forward<S0>(s0)), c1_(std::forward<S1>(s1)), c2_(std::forward<S2>(s2)) {}
@@ -177,30 +158,13 @@ public:
         c0_.start(ctx);
         c1_.start(ctx);
         c2_.start(ctx);
-        buf_.allocate(default_chunk);
-    }
-    //! True after the last suffix.
-    bool empty() { return buf_.exhausted() && !refill(); }
-    //! Current suffix.
-    const value_type& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    class_merge& operator++() { return *this += 1; }
-    //! Suffixes buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.length(); }
-    //! The buffered suffixes.
-    const value_type* batch_begin() { return buf_.begin(); }
-    //! Advances by n <= batch_length().
-    class_merge& operator+=(std::size_t n) {
-        buf_.advance(n);
-        return *this;
     }
 
 private:
-    bool refill() {
-        value_type* out = buf_.fill_area();
+    std::size_t refill(T* out, std::size_t cap) {
         std::size_t k = 0;
         // Class 0 first: in traditional pipelining its pull runs the scan that feeds 1 and 2.
-        while (k < buf_.capacity()) {
+        while (k < cap) {
             bool d0 = c0_.done(), d1 = c1_.done(), d2 = c2_.done();
             if (d0 && d1 && d2) break;
             // the smaller sample suffix, then class 0 against it
@@ -219,14 +183,12 @@ private:
                 c2_.pop();
             }
         }
-        buf_.filled(k);
-        return k > 0;
+        return k;
     }
 
     cursor<S0> c0_;
     cursor<S1> c1_;
     cursor<S2> c2_;
-    batch_buffer<value_type> buf_;
 };
 
 //! The suffix array from the sorted classes.

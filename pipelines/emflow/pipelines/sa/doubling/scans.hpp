@@ -5,6 +5,7 @@
 #pragma once
 
 #include <emflow/node.hpp>
+#include <emflow/nodes/pull_base.hpp>
 #include <emflow/pipelines/sa/doubling/tuples.hpp>
 
 #include <algorithm>
@@ -22,63 +23,45 @@ namespace emflow::pipelines::sa::doubling_detail {
 //! scanner.finish(emit); emit(y) appends an output element. The scanner holds back at most
 //! Scanner::lag elements (emitted by later calls or by finish()).
 template <class T, class Src, class Scanner>
-class scan_node {
-public:
-    using value_type = T;  //!< element type
+class scan_node : public buffered_pull<scan_node<T, Src, Scanner>, T> {
+    friend class buffered_pull<scan_node, T>;
 
+public:
     //! scanner over src.
     scan_node(Src&& src, Scanner scanner)
-        : src_(std::forward<Src>(src)), scanner_(std::move(scanner)) {}
+        : buffered_pull<scan_node, T>(default_chunk + Scanner::lag + 1),
+          src_(std::forward<Src>(src)), scanner_(std::move(scanner)) {}
 
-    //! Starts src and the scanner's side outputs, allocates the batch.
+    //! Starts src and the scanner's side outputs.
     void start(run_context& ctx) {
         src_.start(ctx);
         scanner_.start(ctx);
-        buf_.reserve(default_chunk + Scanner::lag + 1);
-    }
-    //! True when the scan is over.
-    bool empty() { return pos_ == buf_.size() && !refill(); }
-    //! Current element.
-    const T& operator*() { return *batch_begin(); }
-    //! Advances by one.
-    scan_node& operator++() { return *this += 1; }
-    //! Elements buffered.
-    std::size_t batch_length() { return empty() ? 0 : buf_.size() - pos_; }
-    //! The buffered elements.
-    const T* batch_begin() { return buf_.data() + pos_; }
-    //! Advances by n <= batch_length().
-    scan_node& operator+=(std::size_t n) {
-        pos_ += n;
-        return *this;
     }
     //! The scanner (for its results after the run).
     const Scanner& scanner() const { return scanner_; }
 
 private:
-    bool refill() {
-        buf_.clear();
-        pos_ = 0;
-        auto emit = [this](const T& y) { buf_.push_back(y); };
-        // src.empty() is not asked again once it said true (the stxxl-vector source's refill
-        // must not run twice at its end).
-        while (!finished_ && buf_.size() < default_chunk) {
+    //! Scans up to cap - lag - 1 inputs, so that what the scanner held back fits too.
+    std::size_t refill(T* out, std::size_t cap) {
+        const std::size_t inputs = cap - Scanner::lag - 1;
+        std::size_t k = 0;
+        auto emit = [out, &k](const T& y) { out[k++] = y; };
+        while (!finished_ && k < inputs) {
             if (src_.empty()) {
                 scanner_.finish(emit);
                 finished_ = true;
                 break;
             }
-            std::size_t n = std::min(src_.batch_length(), default_chunk - buf_.size());
+            std::size_t n = std::min(src_.batch_length(), inputs - k);
             auto in = src_.batch_begin();
-            for (std::size_t k = 0; k < n; ++k) scanner_(in[k], emit);
+            for (std::size_t i = 0; i < n; ++i) scanner_(in[i], emit);
             src_ += n;
         }
-        return !buf_.empty();
+        return k;
     }
 
     stored_t<Src> src_;
     Scanner scanner_;
-    std::vector<T> buf_;
-    std::size_t pos_ = 0;
     bool finished_ = false;
 };
 

@@ -1,5 +1,6 @@
-// emflow/pipelines/tfp/reference_evaluation.hpp: the plain in-memory evaluation of a DAG's node
-// values, in node order, the reference the time-forward evaluation is tested against.
+// tfp/reference_evaluation.hpp (test support): the plain in-memory evaluation of a DAG's node
+// values (pipelines/tfp), in node order, the reference the time-forward evaluation is tested
+// against; in the namespace of the DAG types.
 #pragma once
 
 #include <emflow/pipelines/tfp/dag.hpp>
@@ -9,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace emflow::tfp {
+namespace emflow::pipelines::tfp {
 
 //! Evaluates every node's value (dag.hpp) in RAM; throws std::invalid_argument for an edge that
 //! does not go from a lower to a higher id or that is out of source order.
@@ -24,13 +25,13 @@ std::vector<std::int64_t> reference_evaluation(const NodeVector& inputs, const E
         for (; edge != edges.cend() && (*edge).source == v; ++edge) {
             const dag_edge e = *edge;
             if (e.target <= v || e.target >= n)
-                throw std::invalid_argument("emflow::tfp: edge target out of order or range");
+                throw std::invalid_argument("emflow::pipelines::tfp: edge target out of order or range");
             best[e.target] = std::max(best[e.target], value[v] + e.weight);
         }
     }
     if (edge != edges.cend())
-        throw std::invalid_argument("emflow::tfp: edges not sorted by source");
+        throw std::invalid_argument("emflow::pipelines::tfp: edges not sorted by source");
     return value;
 }
 
-}  // namespace emflow::tfp
+}  // namespace emflow::pipelines::tfp

@@ -1,10 +1,14 @@
-// emflow/pipelines/tfp/random_dag.hpp: random DAGs of several shapes, written into external
+// tfp/random_dag.hpp (test support, also used by bench/ and examples/tfp_dag): random DAGs of
+// several shapes for the time-forward evaluation (pipelines/tfp), written into external
 // vectors (node inputs, and edges sorted by source, every edge from a lower to a higher id).
 //
-//   emflow::tfp::node_vector inputs;  emflow::tfp::edge_vector edges;
-//   emflow::tfp::dag_spec spec;  spec.shape = emflow::tfp::dag_shape::random_local;
+// It lives in the namespace of the DAG types it fills.
+//
+//   namespace tfp = emflow::pipelines::tfp;
+//   tfp::node_vector inputs;  tfp::edge_vector edges;
+//   tfp::dag_spec spec;  spec.shape = tfp::dag_shape::random_local;
 //   spec.nodes = 1 << 20;  spec.degree = 3;  spec.span = 1 << 12;
-//   emflow::tfp::generate_dag(spec, seed, inputs, edges);
+//   tfp::generate_dag(spec, seed, inputs, edges);
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -16,7 +20,7 @@
 #include <stdexcept>
 #include <vector>
 
-namespace emflow::tfp {
+namespace emflow::pipelines::tfp {
 
 //! The kinds of DAG generate_dag() makes (0 or 1 nodes give the empty and single-node graphs).
 enum class dag_shape {
@@ -44,9 +48,9 @@ struct dag_spec {
 template <typename NodeVector, typename EdgeVector>
 void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, EdgeVector& edges) {
     if (spec.shape == dag_shape::wide_layers && spec.layer_width == 0)
-        throw std::invalid_argument("emflow::tfp::generate_dag: layer_width must be >= 1");
+        throw std::invalid_argument("emflow::pipelines::tfp::generate_dag: layer_width must be >= 1");
     if (spec.shape == dag_shape::random_local && spec.span == 0)
-        throw std::invalid_argument("emflow::tfp::generate_dag: span must be >= 1");
+        throw std::invalid_argument("emflow::pipelines::tfp::generate_dag: span must be >= 1");
     emflow::ensure_external_memory();
     std::mt19937_64 rng(seed);
     const std::uint64_t n = spec.nodes;
@@ -98,4 +102,4 @@ void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, 
     }
 }
 
-}  // namespace emflow::tfp
+}  // namespace emflow::pipelines::tfp

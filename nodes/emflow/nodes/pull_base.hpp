@@ -1,0 +1,117 @@
+// emflow/nodes/pull_base.hpp: the six pull members (empty, operator*, operator++, batch_length,
+// batch_begin, operator+=) written once, for nodes that hand out their elements batch by batch.
+//
+// pull_base<Derived, T, It> serves batches a node already holds (a buffer swapped in by an async
+// node, a file chunk, a whole in-memory range): the node implements
+//   std::pair<It, It> next_batch()    the next batch [first, last); an empty one ends the stream
+// buffered_pull<Derived, T> serves batches copied into a buffer it owns (filters, joins,
+// generators, scans): the node implements
+//   std::size_t refill(T* out, std::size_t cap)   fills out[0, n) with n <= cap; 0 ends the stream
+// Either hook is called only when the previous batch was consumed, and never again once it ended
+// the stream: empty() may be asked any number of times after it returned true, so a node built
+// on these bases keeps the contract of node.hpp even if its own inputs could not be asked again.
+// The hooks may be private, with `friend class pull_base<...>;` or `friend class buffered_pull<...>;`
+//
+//   template <class Src> class doubled : public buffered_pull<doubled<Src>, std::uint64_t> {
+//       ...
+//       std::size_t refill(std::uint64_t* out, std::size_t cap) {   // reads src_ until cap
+//           return read_into(src_, out, cap, [](std::uint64_t x) { return 2 * x; });
+//       }
+//   };
+#pragma once
+
+#include <emflow/node.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <iterator>
+#include <memory>
+#include <utility>
+
+namespace emflow {
+
+//! The pull members over batches [first, last) given by Derived::next_batch() (file comment).
+template <class Derived, class T, class It = const T*>
+class pull_base {
+public:
+    using value_type = T;  //!< element type
+
+    //! True at the end of the stream; may be asked again afterwards.
+    bool empty() { return cur_ == end_ && !next(); }
+    //! Current element (after empty() returned false).
+    decltype(auto) operator*() { return *cur_; }
+    //! Advances by one.
+    Derived& operator++() { return derived() += 1; }
+    //! Elements available at batch_begin(); 0 at the end.
+    std::size_t batch_length() { return empty() ? 0 : static_cast<std::size_t>(end_ - cur_); }
+    //! The current batch.
+    It batch_begin() { return cur_; }
+    //! Advances by n <= batch_length().
+    Derived& operator+=(std::size_t n) {
+        cur_ += static_cast<typename std::iterator_traits<It>::difference_type>(n);
+        return derived();
+    }
+
+private:
+    Derived& derived() { return static_cast<Derived&>(*this); }
+
+    bool next() {
+        if (ended_) return false;
+        std::pair<It, It> b = derived().next_batch();
+        cur_ = b.first;
+        end_ = b.second;
+        ended_ = cur_ == end_;
+        return !ended_;
+    }
+
+    It cur_{}, end_{};
+    bool ended_ = false;
+};
+
+//! The pull members over a buffer of chunk elements refilled by Derived::refill(out, cap)
+//! (file comment). The buffer is allocated at the first refill (never in a constructor) and freed
+//! at the end of the stream.
+template <class Derived, class T>
+class buffered_pull : public pull_base<Derived, T> {
+    friend class pull_base<Derived, T>;
+
+public:
+    //! A buffer of chunk elements (at least one).
+    explicit buffered_pull(std::size_t chunk = default_chunk) : cap_(std::max<std::size_t>(chunk, 1)) {}
+    buffered_pull(buffered_pull&&) noexcept = default;
+    buffered_pull& operator=(buffered_pull&&) noexcept = default;
+
+private:
+    std::pair<const T*, const T*> next_batch() {
+        if (!buf_) buf_ = std::make_unique<T[]>(cap_);
+        const std::size_t n = static_cast<Derived&>(*this).refill(buf_.get(), cap_);
+        if (n == 0) buf_.reset();  // the end: the buffer is not needed again
+        return {buf_.get(), buf_.get() + n};
+    }
+
+    std::size_t cap_;
+    std::unique_ptr<T[]> buf_;
+};
+
+//! Copies up to cap elements of src into out, seen through f; returns their number (less than
+//! cap only at src's end).
+template <class Src, class T, class F>
+std::size_t read_into(Src& src, T* out, std::size_t cap, F&& f) {
+    std::size_t k = 0;
+    while (k < cap && !src.empty()) {
+        const std::size_t n = std::min(src.batch_length(), cap - k);
+        auto in = src.batch_begin();
+        for (std::size_t i = 0; i < n; ++i) out[k + i] = f(in[i]);
+        src += n;
+        k += n;
+    }
+    return k;
+}
+
+//! Copies up to cap elements of src into out; returns their number (less only at src's end).
+template <class Src, class T>
+std::size_t read_into(Src& src, T* out, std::size_t cap) {
+    return read_into(src, out, cap, [](const auto& x) -> decltype(auto) { return x; });
+}
+
+}  // namespace emflow
