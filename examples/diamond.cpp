@@ -63,14 +63,16 @@ int main(int argc, char** argv) {
     for (int v = 0; v < 2; ++v) {
         diamond_output out;
         auto t0 = std::chrono::steady_clock::now();
-        sums[v] = run_diamond(in, out, v ? diamond_variant::parallel : diamond_variant::traditional, cfg);
+        sums[v] =
+            run_diamond(in, out, v ? diamond_variant::parallel : diamond_variant::traditional, cfg);
         double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         hashes[v] = ordered_hash(out);
-        std::printf("%-11s %llu pairs (%llu MiB), memory %llu MiB: %.2f s, output checksum %016llx, "
-                    "output hash %016llx\n",
-                    v ? "parallel" : "traditional", (unsigned long long)n,
-                    (unsigned long long)input_mib, (unsigned long long)memory_mib, s,
-                    (unsigned long long)sums[v].output.value(), (unsigned long long)hashes[v]);
+        std::printf(
+            "%-11s %llu pairs (%llu MiB), memory %llu MiB: %.2f s, output checksum %016llx, "
+            "output hash %016llx\n",
+            v ? "parallel" : "traditional", (unsigned long long)n, (unsigned long long)input_mib,
+            (unsigned long long)memory_mib, s, (unsigned long long)sums[v].output.value(),
+            (unsigned long long)hashes[v]);
     }
     bool same = hashes[0] == hashes[1] && sums[0].output == sums[1].output &&
                 sums[0].input == sums[1].input && sums[0].asc_path == sums[0].input &&

@@ -5,8 +5,8 @@
 // at run time (at the price of compiling all of them).
 //
 //   suffix_array [text_mib=16] [memory_mib=64] [--quiet]
-#include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
+#include <emflow/pipelines/sa/dc3.hpp>
 #include <stxxl/vector>
 
 #include <cstdint>
@@ -38,10 +38,9 @@ int main(int argc, char** argv) {
 
     stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
     dc3<std::uint32_t>([&] { return emflow::streamify(text); }, text.size(), sa, cfg);
-    check_result r = check_suffix_array<std::uint32_t>([&] { return emflow::streamify(text); },
-                                                       text.size(),
-                                                       [&] { return emflow::streamify(sa); },
-                                                       sa.size(), cfg);
+    check_result r =
+        check_suffix_array<std::uint32_t>([&] { return emflow::streamify(text); }, text.size(),
+                                          [&] { return emflow::streamify(sa); }, sa.size(), cfg);
     std::cout << "suffix array of " << n << " bytes: " << (r.ok ? "verified" : r.reason) << "\n";
     return r.ok ? 0 : 1;
 }

@@ -15,9 +15,9 @@
 // The adaptive window's target bulk defaults to the library's, derived from the queue's memory
 // budget (emflow::pipelines::tfp::default_target_bulk); --target overrides it.
 #include <emflow/external_memory.hpp>
-#include <emflow/progress.hpp>
 #include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/progress.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -67,18 +67,30 @@ options parse(int argc, char** argv) {
             if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
             return argv[++i];
         };
-        if (a == "--nodes") o.spec.nodes = std::stoull(value());
-        else if (a == "--degree") o.spec.degree = unsigned(std::stoul(value()));
-        else if (a == "--shape") o.spec.shape = parse_shape(value());
-        else if (a == "--span") o.spec.span = std::stoull(value());
-        else if (a == "--memory-mib") o.memory_mib = std::stoull(value());
-        else if (a == "--window") o.window = value();
-        else if (a == "--target") o.target = std::stoull(value());
-        else if (a == "--work") o.work = unsigned(std::stoul(value()));
-        else if (a == "--seed") o.seed = std::stoull(value());
-        else if (a == "--no-verify") o.verify = false;
-        else if (a == "--quiet") o.quiet = true;
-        else throw std::invalid_argument("unknown option " + a);
+        if (a == "--nodes")
+            o.spec.nodes = std::stoull(value());
+        else if (a == "--degree")
+            o.spec.degree = unsigned(std::stoul(value()));
+        else if (a == "--shape")
+            o.spec.shape = parse_shape(value());
+        else if (a == "--span")
+            o.spec.span = std::stoull(value());
+        else if (a == "--memory-mib")
+            o.memory_mib = std::stoull(value());
+        else if (a == "--window")
+            o.window = value();
+        else if (a == "--target")
+            o.target = std::stoull(value());
+        else if (a == "--work")
+            o.work = unsigned(std::stoul(value()));
+        else if (a == "--seed")
+            o.seed = std::stoull(value());
+        else if (a == "--no-verify")
+            o.verify = false;
+        else if (a == "--quiet")
+            o.quiet = true;
+        else
+            throw std::invalid_argument("unknown option " + a);
     }
     return o;
 }

@@ -40,7 +40,8 @@ double run(bool async, std::size_t n, std::size_t buffer, u64& result) {
     u64 s = 0;
     auto t0 = std::chrono::steady_clock::now();
     if (async) {
-        materialize(std::move(first) | async_pull(elements(buffer)) | transform([](u64 x) { return heavy(x); }),
+        materialize(std::move(first) | async_pull(elements(buffer)) |
+                        transform([](u64 x) { return heavy(x); }),
                     sum_sink{&s});
     } else {
         materialize(std::move(first) | transform([](u64 x) { return heavy(x); }), sum_sink{&s});
@@ -76,17 +77,22 @@ int main(int argc, char** argv) {
         auto src = generate(m, [i = u64(0)]() mutable { return i++; });
         auto t0 = std::chrono::steady_clock::now();
         if (buf)
-            materialize(std::move(src) | async_pull(elements(buf)) | tap([&sum](u64 x) { sum += x; }), count_sink<u64>());
+            materialize(
+                std::move(src) | async_pull(elements(buf)) | tap([&sum](u64 x) { sum += x; }),
+                count_sink<u64>());
         else
             materialize(std::move(src) | tap([&sum](u64 x) { sum += x; }), count_sink<u64>());
         if (sum != u64(m) * (m - 1) / 2) std::abort();
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e9 / m;
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e9 /
+               m;
     };
     double base = trivial(0);
     std::printf("async_overhead,no_async,%zu,0,%.3f,1.000\n", std::size_t(1) << 22, base);
-    for (std::size_t buf : {std::size_t(1), std::size_t(16), std::size_t(256), std::size_t(4096), std::size_t(65536)}) {
+    for (std::size_t buf : {std::size_t(1), std::size_t(16), std::size_t(256), std::size_t(4096),
+                            std::size_t(65536)}) {
         double ns = trivial(buf);
-        std::printf("async_overhead,async_pull,%zu,%zu,%.3f,%.3f\n", buf < 256 ? std::size_t(1) << 16 : std::size_t(1) << 22, buf, ns, base / ns);
+        std::printf("async_overhead,async_pull,%zu,%zu,%.3f,%.3f\n",
+                    buf < 256 ? std::size_t(1) << 16 : std::size_t(1) << 22, buf, ns, base / ns);
     }
     return 0;
 }

@@ -28,7 +28,8 @@ int main(int argc, char** argv) {
     }
     std::printf("bench,variant,run_sort,input_mib,memory_mib,seconds,gib_io,speedup\n");
     for (bool par_sort : {false, true}) {
-        if ((par_sort && !std::strcmp(mode, "seq")) || (!par_sort && !std::strcmp(mode, "par"))) continue;
+        if ((par_sort && !std::strcmp(mode, "seq")) || (!par_sort && !std::strcmp(mode, "par")))
+            continue;
         double secs[2];
         checksum outs[2];
         for (int v = 0; v < 2; ++v) {
@@ -38,10 +39,14 @@ int main(int argc, char** argv) {
             diamond_output out;
             auto io0 = current_io_volume();
             auto t0 = std::chrono::steady_clock::now();
-            outs[v] = run_diamond(in, out, v ? diamond_variant::parallel : diamond_variant::traditional, cfg).output;
+            outs[v] = run_diamond(in, out,
+                                  v ? diamond_variant::parallel : diamond_variant::traditional, cfg)
+                          .output;
             secs[v] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             auto io1 = current_io_volume();
-            double gib = double(io1.bytes_read - io0.bytes_read + io1.bytes_written - io0.bytes_written) / (1 << 30);
+            double gib =
+                double(io1.bytes_read - io0.bytes_read + io1.bytes_written - io0.bytes_written) /
+                (1 << 30);
             if (out.size() != n) return 1;
             std::printf("diamond,%s,%s,%llu,%llu,%.2f,%.2f,%.3f\n", v ? "parallel" : "traditional",
                         par_sort ? "parallel_sort" : "std_sort", (unsigned long long)input_mib,

@@ -65,11 +65,12 @@ int main(int argc, char** argv) {
     u64 expect_sum = 0;
     {
         std::mt19937_64 rng(11);
-        materialize(generate(n, [&] {
-                        u64 x = rng() >> 1;  // below max_value(), the sentinel
-                        expect_sum += x;
-                        return x;
-                    }),
+        materialize(generate(n,
+                             [&] {
+                                 u64 x = rng() >> 1;  // below max_value(), the sentinel
+                                 expect_sum += x;
+                                 return x;
+                             }),
                     in);
     }
     auto check = [&](const checking_sink& s, const char* variant) {

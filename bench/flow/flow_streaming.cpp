@@ -1,6 +1,7 @@
 // Streaming overhead: four scanning nodes (transform, transform, filter, transform) over 2^k 64-bit
 // items in RAM, consumed batch-wise and element-wise, against the same work as one hand-written
-// loop. Variants alternate, each repeated; prints CSV rows: bench,variant,items,seconds,speed_vs_loop
+// loop. Variants alternate, each repeated; prints CSV rows:
+// bench,variant,items,seconds,speed_vs_loop
 //
 //   flow_streaming [log2 items = 28] [repetitions = 3]
 #include <emflow/flow.hpp>

@@ -8,9 +8,9 @@
 // hand MiB: each sorter's (diamond, sort) or the queue's (tfp) memory. --progress: per-phase
 // progress to stderr (for its overhead).
 #include <emflow/flow.hpp>
-#include <emflow/process_memory.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/process_memory.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -70,9 +70,9 @@ std::size_t run(const setup& s, Timed&& timed) {
         opt.memory = &mem;
         const std::size_t m = s.automatic ? 0 : s.hand;
         timed([&] {
-            materialize(streamify(in) | sort(std::less<>(), m) | transform([](u64 x) { return x ^ 0xFF; }) |
-                            sort(std::greater<>(), m) | transform([](u64 x) { return x ^ 0xFF; }) |
-                            sort(std::less<>(), m),
+            materialize(streamify(in) | sort(std::less<>(), m) |
+                            transform([](u64 x) { return x ^ 0xFF; }) | sort(std::greater<>(), m) |
+                            transform([](u64 x) { return x ^ 0xFF; }) | sort(std::less<>(), m),
                         out, opt);
         });
         if (out.size() != n) throw std::runtime_error("sort: wrong output size");
@@ -106,8 +106,9 @@ std::size_t run(const setup& s, Timed&& timed) {
 
 int main(int argc, char** argv) try {
     if (argc < 5) {
-        std::fprintf(stderr, "usage: memory_bench <diamond|sort|tfp> <budget MiB> <input MiB> "
-                             "<auto|hand> [hand MiB] [--progress]\n");
+        std::fprintf(stderr,
+                     "usage: memory_bench <diamond|sort|tfp> <budget MiB> <input MiB> "
+                     "<auto|hand> [hand MiB] [--progress]\n");
         return 2;
     }
     setup s;

@@ -91,8 +91,10 @@ int main(int argc, char** argv) {
             });
             if (out != expect) return 1;
             for (auto [name, t] : {std::pair<const char*, double>{"sequential", t_seq},
-                                   {"gnu_parallel", t_gnu}, {"ppq", t_ppq}})
-                std::printf("merge,%zu,%zu,%zu,%s,%.4f,%.3f\n", k, total, prefix, name, t, t_seq / t);
+                                   {"gnu_parallel", t_gnu},
+                                   {"ppq", t_ppq}})
+                std::printf("merge,%zu,%zu,%zu,%s,%.4f,%.3f\n", k, total, prefix, name, t,
+                            t_seq / t);
             std::fflush(stdout);
         }
     }

@@ -10,7 +10,8 @@
 // whose slowest rank was fastest is printed. Every run checks its result (a sorted permutation;
 // the DAG values against the single-process evaluation).
 //
-//   mpiexec -n 4 mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R] [--header]
+//   mpiexec -n 4 mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R]
+//   [--header]
 #include <emflow/flow.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
 #include <emflow/mpi/environment.hpp>
@@ -93,11 +94,12 @@ void best_of(const mpi::communicator& world, const std::string& name, int rounds
     for (std::size_t k = 0; k < best.size(); ++k) {
         const row& r = best[k];
         const double per = double(std::max<u64>(1, r.items));
-        std::printf("%s,%d,%zu,%llu,%.4f,%.0f,%llu,%.3f,%.3f,%llu,%.4f,%.4f,%.4f\n", name.c_str(), world.size(), k,
-                    (unsigned long long)r.items, r.seconds, double(r.items) / r.seconds,
-                    (unsigned long long)r.comm.bytes_sent(), double(r.comm.bytes_sent()) / per,
-                    double(r.comm.exchange_bytes_sent) / per, (unsigned long long)r.comm.collectives,
-                    r.comm.send_wait_seconds, r.comm.receive_wait_seconds, r.comm.collective_wait_seconds);
+        std::printf("%s,%d,%zu,%llu,%.4f,%.0f,%llu,%.3f,%.3f,%llu,%.4f,%.4f,%.4f\n", name.c_str(),
+                    world.size(), k, (unsigned long long)r.items, r.seconds,
+                    double(r.items) / r.seconds, (unsigned long long)r.comm.bytes_sent(),
+                    double(r.comm.bytes_sent()) / per, double(r.comm.exchange_bytes_sent) / per,
+                    (unsigned long long)r.comm.collectives, r.comm.send_wait_seconds,
+                    r.comm.receive_wait_seconds, r.comm.collective_wait_seconds);
     }
     std::fflush(stdout);
 }
@@ -130,7 +132,8 @@ void bench_sort(const mpi::communicator& world, const options& o) {
     vector_t out;
     best_of(world, "sort", o.rounds, [&] {
         row r = measure(world, [&] {
-            mpi::distributed_sort(world, [&] { return rank_items(world, n); }, out, ascending{}, memory);
+            mpi::distributed_sort(
+                world, [&] { return rank_items(world, n); }, out, ascending{}, memory);
             return n;
         });
         check_sorted(world, n, out);
@@ -150,8 +153,8 @@ void bench_sort(const mpi::communicator& world, const options& o) {
 // ---- tfp: a DAG of n nodes per rank, every rank generating it whole and taking its part ----
 
 //! The single-process evaluation of the whole DAG (pipelines/tfp, adaptive window).
-void evaluate_locally(const tfp::node_vector& inputs, const tfp::edge_vector& edges, tfp::value_vector& values,
-                      std::size_t queue_bytes) {
+void evaluate_locally(const tfp::node_vector& inputs, const tfp::edge_vector& edges,
+                      tfp::value_vector& values, std::size_t queue_bytes) {
     tfp::evaluation_config local;
     local.queue.memory_bytes = queue_bytes;
     emflow::adaptive_window window(tfp::default_target_bulk(local));
@@ -183,7 +186,8 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
         evaluate_locally(inputs, edges, all, cfg.queue.memory_bytes);
         u64 v = 0;
         for (auto it = all.cbegin(); it != all.cend(); ++it, ++v)
-            if (mpi::dag_node_owner(v, cfg.block, world.size()) == world.rank()) reference.push_back(*it);
+            if (mpi::dag_node_owner(v, cfg.block, world.size()) == world.rank())
+                reference.push_back(*it);
     }
     const u64 expected = checksum(reference);
     best_of(world, "tfp", o.rounds, [&] {
@@ -192,7 +196,8 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
             return u64(my_inputs.size());
         });
         if (world.allreduce_sum(checksum(values) == expected ? 0 : 1))
-            throw std::runtime_error("mpi_bench tfp: values differ from the single-process evaluation");
+            throw std::runtime_error(
+                "mpi_bench tfp: values differ from the single-process evaluation");
         return r;
     });
     if (world.size() != 1) return;
@@ -201,14 +206,18 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
             evaluate_locally(inputs, edges, values, cfg.queue.memory_bytes);
             return u64(inputs.size());
         });
-        if (checksum(values) != expected) throw std::runtime_error("mpi_bench tfp_local: wrong values");
+        if (checksum(values) != expected)
+            throw std::runtime_error("mpi_bench tfp_local: wrong values");
         return r;
     });
 }
 
 options parse(int argc, char** argv) {
     options o;
-    if (argc < 2) throw std::invalid_argument("usage: mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R] [--header]");
+    if (argc < 2)
+        throw std::invalid_argument(
+            "usage: mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R] "
+            "[--header]");
     o.bench = argv[1];
     for (int i = 2; i < argc; ++i) {
         const std::string a = argv[i];
@@ -216,14 +225,21 @@ options parse(int argc, char** argv) {
             if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
             return std::stoull(argv[++i]);
         };
-        if (a == "--items") o.items = value();
-        else if (a == "--memory-mib") o.memory_mib = value();
-        else if (a == "--rounds") o.rounds = std::max(1, int(value()));
-        else if (a == "--window") o.window = std::max<u64>(1, value());
-        else if (a == "--header") o.header = true;
-        else throw std::invalid_argument("unknown option " + a);
+        if (a == "--items")
+            o.items = value();
+        else if (a == "--memory-mib")
+            o.memory_mib = value();
+        else if (a == "--rounds")
+            o.rounds = std::max(1, int(value()));
+        else if (a == "--window")
+            o.window = std::max<u64>(1, value());
+        else if (a == "--header")
+            o.header = true;
+        else
+            throw std::invalid_argument("unknown option " + a);
     }
-    if (o.bench != "sort" && o.bench != "tfp") throw std::invalid_argument("unknown bench " + o.bench);
+    if (o.bench != "sort" && o.bench != "tfp")
+        throw std::invalid_argument("unknown bench " + o.bench);
     return o;
 }
 
@@ -234,9 +250,13 @@ int main(int argc, char** argv) {
         const options o = parse(argc, argv);
         mpi::configure_rank_external_memory(world, {});
         if (o.header && world.rank() == 0)
-            std::printf("bench,ranks,rank,items,seconds,items_per_second,bytes_sent,bytes_per_item,"
-                        "exchange_bytes_per_item,collectives,send_wait_s,receive_wait_s,collective_wait_s\n");
-        if (o.bench == "sort") bench_sort(world, o);
-        else bench_tfp(world, o);
+            std::printf(
+                "bench,ranks,rank,items,seconds,items_per_second,bytes_sent,bytes_per_item,"
+                "exchange_bytes_per_item,collectives,send_wait_s,receive_wait_s,collective_wait_"
+                "s\n");
+        if (o.bench == "sort")
+            bench_sort(world, o);
+        else
+            bench_tfp(world, o);
     });
 }

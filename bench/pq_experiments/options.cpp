@@ -10,10 +10,14 @@ namespace pq_bench {
 
 const char* experiment_name(experiment e) {
     switch (e) {
-        case experiment::push_rand_pop: return "push-rand-pop";
-        case experiment::push_asc_pop: return "push-asc-pop";
-        case experiment::asc_rbulk_rewrite: return "asc-rbulk-rewrite";
-        default: return "bulk-rewrite";
+        case experiment::push_rand_pop:
+            return "push-rand-pop";
+        case experiment::push_asc_pop:
+            return "push-asc-pop";
+        case experiment::asc_rbulk_rewrite:
+            return "asc-rbulk-rewrite";
+        default:
+            return "bulk-rewrite";
     }
 }
 
@@ -41,15 +45,24 @@ std::uint64_t parse_size(const std::string& text) {
     }
     const std::string unit = text.substr(end);
     double factor = 1;
-    if (unit.empty() || unit == "B") factor = 1;
-    else if (unit == "k" || unit == "K" || unit == "KB") factor = 1e3;
-    else if (unit == "M" || unit == "MB") factor = 1e6;
-    else if (unit == "G" || unit == "GB") factor = 1e9;
-    else if (unit == "KiB") factor = 1024.0;
-    else if (unit == "MiB") factor = 1024.0 * 1024;
-    else if (unit == "GiB") factor = 1024.0 * 1024 * 1024;
-    else if (unit == "TiB") factor = 1024.0 * 1024 * 1024 * 1024;
-    else throw usage_error("unknown unit in size '" + text + "'");
+    if (unit.empty() || unit == "B")
+        factor = 1;
+    else if (unit == "k" || unit == "K" || unit == "KB")
+        factor = 1e3;
+    else if (unit == "M" || unit == "MB")
+        factor = 1e6;
+    else if (unit == "G" || unit == "GB")
+        factor = 1e9;
+    else if (unit == "KiB")
+        factor = 1024.0;
+    else if (unit == "MiB")
+        factor = 1024.0 * 1024;
+    else if (unit == "GiB")
+        factor = 1024.0 * 1024 * 1024;
+    else if (unit == "TiB")
+        factor = 1024.0 * 1024 * 1024 * 1024;
+    else
+        throw usage_error("unknown unit in size '" + text + "'");
     if (!(value >= 0) || !std::isfinite(value)) throw usage_error("bad size '" + text + "'");
     return static_cast<std::uint64_t>(std::llround(value * factor));
 }
@@ -73,7 +86,8 @@ std::uint64_t parse_number(const std::string& flag, const std::string& text) {
 
 void validate(options& o) {
     if (o.impl != "ppq" && o.impl != "stxxl_pq" && o.impl != "stxxl_sorter")
-        throw usage_error(o.impl.empty() ? "--impl is required" : "unknown --impl '" + o.impl + "'");
+        throw usage_error(o.impl.empty() ? "--impl is required"
+                                         : "unknown --impl '" + o.impl + "'");
     if (o.item_bytes != 8 && o.item_bytes != 24) throw usage_error("--item-bytes must be 8 or 24");
     if (o.items() == 0) throw usage_error("--volume holds no item");
     if (o.memory_bytes == 0) throw usage_error("--memory must be positive");
@@ -96,17 +110,28 @@ options parse_options(const std::vector<std::string>& args) {
         }
         if (i + 1 >= args.size()) throw usage_error("missing value after " + flag);
         const std::string& value = args[++i];
-        if (flag == "--impl") o.impl = value;
-        else if (flag == "--experiment") o.exp = parse_experiment(value);
-        else if (flag == "--volume") o.volume_bytes = parse_size(value);
-        else if (flag == "--memory") o.memory_bytes = parse_size(value);
-        else if (flag == "--bulk-size") o.bulk_size = parse_size(value);
-        else if (flag == "--threads") o.threads = static_cast<unsigned>(parse_number(flag, value));
-        else if (flag == "--item-bytes") o.item_bytes = static_cast<unsigned>(parse_number(flag, value));
-        else if (flag == "--seed") o.seed = parse_number(flag, value);
-        else if (flag == "--io") o.io_method = value;
-        else if (flag == "--tmp-dir") o.tmp_dir = value;
-        else throw usage_error("unknown option '" + flag + "'");
+        if (flag == "--impl")
+            o.impl = value;
+        else if (flag == "--experiment")
+            o.exp = parse_experiment(value);
+        else if (flag == "--volume")
+            o.volume_bytes = parse_size(value);
+        else if (flag == "--memory")
+            o.memory_bytes = parse_size(value);
+        else if (flag == "--bulk-size")
+            o.bulk_size = parse_size(value);
+        else if (flag == "--threads")
+            o.threads = static_cast<unsigned>(parse_number(flag, value));
+        else if (flag == "--item-bytes")
+            o.item_bytes = static_cast<unsigned>(parse_number(flag, value));
+        else if (flag == "--seed")
+            o.seed = parse_number(flag, value);
+        else if (flag == "--io")
+            o.io_method = value;
+        else if (flag == "--tmp-dir")
+            o.tmp_dir = value;
+        else
+            throw usage_error("unknown option '" + flag + "'");
     }
     validate(o);
     return o;

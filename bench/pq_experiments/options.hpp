@@ -19,17 +19,17 @@ enum class experiment { push_rand_pop, push_asc_pop, asc_rbulk_rewrite, bulk_rew
 
 //! One benchmark run.
 struct options {
-    std::string impl;                                 //!< ppq, stxxl_pq or stxxl_sorter
-    experiment exp = experiment::push_rand_pop;       //!< what to run
-    std::uint64_t volume_bytes = 64ull << 20;         //!< bytes of items (n = volume / item bytes)
-    std::uint64_t memory_bytes = 16ull << 20;         //!< the queue's (or sorter's) RAM budget
-    std::uint64_t bulk_size = 0;                      //!< 0: the experiment's default
-    unsigned threads = 0;                             //!< 0: all hardware threads
-    unsigned item_bytes = 8;                          //!< 8 or 24
-    std::uint64_t seed = 1;                           //!< keys and random bulk sizes
-    std::string io_method = "syscall";                //!< STXXL file access method
-    std::string tmp_dir;                              //!< base of the private disk directory
-    bool print_header = false;                        //!< print the CSV header before the row
+    std::string impl;                            //!< ppq, stxxl_pq or stxxl_sorter
+    experiment exp = experiment::push_rand_pop;  //!< what to run
+    std::uint64_t volume_bytes = 64ull << 20;    //!< bytes of items (n = volume / item bytes)
+    std::uint64_t memory_bytes = 16ull << 20;    //!< the queue's (or sorter's) RAM budget
+    std::uint64_t bulk_size = 0;                 //!< 0: the experiment's default
+    unsigned threads = 0;                        //!< 0: all hardware threads
+    unsigned item_bytes = 8;                     //!< 8 or 24
+    std::uint64_t seed = 1;                      //!< keys and random bulk sizes
+    std::string io_method = "syscall";           //!< STXXL file access method
+    std::string tmp_dir;                         //!< base of the private disk directory
+    bool print_header = false;                   //!< print the CSV header before the row
 
     //! Number of items: volume / item size.
     std::uint64_t items() const { return volume_bytes / item_bytes; }

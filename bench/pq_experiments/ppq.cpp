@@ -22,7 +22,8 @@ public:
     explicit ppq_driver(const options& o)
         : queue_(ppq_order<T>(), config_of(o)), threads_(o.threads), pop_bulk_(o.bulk_size) {}
 
-    //! One bulk push phase: thread t of p pushes its slice [first + count*t/p, first + count*(t+1)/p).
+    //! One bulk push phase: thread t of p pushes its slice [first + count*t/p, first +
+    //! count*(t+1)/p).
     void push_keys(const key_sequence& keys, std::uint64_t first, std::uint64_t count,
                    key_checksum& pushed) {
         queue_.bulk_push_begin(count);

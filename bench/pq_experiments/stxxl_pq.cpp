@@ -32,10 +32,10 @@ run_result run_stxxl_pq(const options& o) {
         throw std::invalid_argument("stxxl_pq: no budget instantiated for " +
                                     std::to_string(o.item_bytes) + "-byte items");
     run_result r = best->run(o);
-    r.memory_note = best->budget_bytes == o.memory_bytes
-                        ? "as requested"
-                        : "nearest compiled-in budget (" +
-                              std::to_string(best->budget_bytes >> 20) + " MiB)";
+    r.memory_note =
+        best->budget_bytes == o.memory_bytes
+            ? "as requested"
+            : "nearest compiled-in budget (" + std::to_string(best->budget_bytes >> 20) + " MiB)";
     return r;
 }
 

@@ -19,9 +19,9 @@ namespace pq_bench {
 
 //! A compiled-in stxxl::priority_queue configuration.
 struct stxxl_pq_instance {
-    std::uint64_t budget_bytes;            //!< total RAM: half for the queue, a quarter per pool
-    unsigned item_bytes;                   //!< 8 or 24
-    std::uint64_t max_items;               //!< the generator's MaxItems (queue capacity)
+    std::uint64_t budget_bytes;           //!< total RAM: half for the queue, a quarter per pool
+    unsigned item_bytes;                  //!< 8 or 24
+    std::uint64_t max_items;              //!< the generator's MaxItems (queue capacity)
     run_result (*run)(const options& o);  //!< runs an experiment on it
 };
 
@@ -39,9 +39,9 @@ public:
     //! Capacity: up to 64 times the budget in items (the generator's MaxItems).
     static constexpr std::uint64_t max_items = 64 * BudgetBytes / sizeof(T);
 
-    using queue_type = typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_pq_order<T>,
-                                                                BudgetBytes / 2,
-                                                                max_items / 1024>::result;
+    using queue_type =
+        typename stxxl::PRIORITY_QUEUE_GENERATOR<T, stxxl_pq_order<T>, BudgetBytes / 2,
+                                                 max_items / 1024>::result;
 
     stxxl_pq_driver() : queue_(std::make_unique<queue_type>(BudgetBytes / 4, BudgetBytes / 4)) {}
 

@@ -50,9 +50,8 @@ public:
                                      ": key " + std::to_string(item.key) + " after " +
                                      std::to_string(last_key_));
         if (!payload_intact(item))
-            throw verification_error("corrupted payload at pop #" +
-                                     std::to_string(popped_.count) + " (key " +
-                                     std::to_string(item.key) + ")");
+            throw verification_error("corrupted payload at pop #" + std::to_string(popped_.count) +
+                                     " (key " + std::to_string(item.key) + ")");
         last_key_ = item.key;
         popped_.add(item.key);
     }

@@ -33,7 +33,8 @@ int divsufsort_file(const char* text_path, const char* out_path, unsigned width)
     std::ofstream out(out_path, std::ios::binary);
     std::size_t fill = 0;
     for (saidx64_t x : sa) {
-        for (unsigned b = 0; b < width; ++b) bytes[fill++] = std::uint8_t(std::uint64_t(x) >> (8 * b));
+        for (unsigned b = 0; b < width; ++b)
+            bytes[fill++] = std::uint8_t(std::uint64_t(x) >> (8 * b));
         if (fill + width > bytes.size()) {
             out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(fill));
             fill = 0;
@@ -51,7 +52,8 @@ int random_file(std::uint64_t n, unsigned sigma, std::uint64_t seed, const char*
     std::vector<std::uint8_t> buf(std::size_t(1) << 20);
     while (n > 0) {
         std::size_t k = std::size_t(std::min<std::uint64_t>(n, buf.size()));
-        for (std::size_t i = 0; i < k; ++i) buf[i] = std::uint8_t(sigma == 256 ? rng() : std::uint64_t('A') + rng() % sigma);
+        for (std::size_t i = 0; i < k; ++i)
+            buf[i] = std::uint8_t(sigma == 256 ? rng() : std::uint64_t('A') + rng() % sigma);
         out.write(reinterpret_cast<const char*>(buf.data()), std::streamsize(k));
         n -= k;
     }
@@ -62,7 +64,8 @@ int random_file(std::uint64_t n, unsigned sigma, std::uint64_t seed, const char*
 
 int main(int argc, char** argv) {
     std::string cmd = argc > 1 ? argv[1] : "";
-    if (cmd == "divsufsort" && argc == 5) return divsufsort_file(argv[2], argv[3], unsigned(std::atoi(argv[4])));
+    if (cmd == "divsufsort" && argc == 5)
+        return divsufsort_file(argv[2], argv[3], unsigned(std::atoi(argv[4])));
     if (cmd == "random" && argc == 6)
         return random_file(std::strtoull(argv[2], nullptr, 10), unsigned(std::atoi(argv[3])),
                            std::strtoull(argv[4], nullptr, 10), argv[5]);

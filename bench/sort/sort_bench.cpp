@@ -37,7 +37,9 @@ struct item_24 {
 //! Min-queue order as the PPQ uses it: greater keys first in a sorted run.
 struct min_queue_greater {
     template <class T>
-    bool operator()(const T& a, const T& b) const { return a.key > b.key; }
+    bool operator()(const T& a, const T& b) const {
+        return a.key > b.key;
+    }
 };
 using order = emflow::ppq_detail::pop_order<min_queue_greater>;
 
@@ -74,9 +76,8 @@ void run(std::size_t n, unsigned threads, int repeat) {
         {"tbb_parallel_sort",
          [&](T* f, T* l) { arena.execute([&] { tbb::parallel_sort(f, l, order{}); }); }},
         {"parallel_block_quicksort", [&](T* f, T* l) {
-             arena.execute([&] {
-                 emflow::ppq_detail::parallel_block_quicksort(f, l, order{}, threads);
-             });
+             arena.execute(
+                 [&] { emflow::ppq_detail::parallel_block_quicksort(f, l, order{}, threads); });
          }}};
     for (const char* pattern : patterns) {
         const std::vector<T> input = make_input<T>(pattern, n);
@@ -112,8 +113,9 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "usage: sort_bench [--items N[,N...]] [--threads P] "
-                                 "[--repeat R] [--item-bytes 8|24]\n");
+            std::fprintf(stderr,
+                         "usage: sort_bench [--items N[,N...]] [--threads P] "
+                         "[--repeat R] [--item-bytes 8|24]\n");
             return 2;
         }
         std::string v = argv[++i];

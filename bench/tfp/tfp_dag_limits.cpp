@@ -17,12 +17,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <utility>
 #include <cstdint>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tfp/random_dag.hpp"
@@ -50,15 +50,20 @@ int main(int argc, char** argv) try {
     std::vector<std::uint64_t> widths{512, 1024, 2048, 4096, 16384, 65536, 262144};
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
-        if (a == "--nodes") spec.nodes = std::stoull(argv[i + 1]);
-        else if (a == "--memory-mib") memory_mib = std::stoull(argv[i + 1]);
-        else if (a == "--target") target = std::stoull(argv[i + 1]);
-        else if (a == "--rounds") rounds = std::max(1, std::stoi(argv[i + 1]));
+        if (a == "--nodes")
+            spec.nodes = std::stoull(argv[i + 1]);
+        else if (a == "--memory-mib")
+            memory_mib = std::stoull(argv[i + 1]);
+        else if (a == "--target")
+            target = std::stoull(argv[i + 1]);
+        else if (a == "--rounds")
+            rounds = std::max(1, std::stoi(argv[i + 1]));
         else if (a == "--widths") {
             widths.clear();
             std::stringstream ss(argv[i + 1]);
             for (std::string w; std::getline(ss, w, ',');) widths.push_back(std::stoull(w));
-        } else throw std::invalid_argument("unknown option " + a);
+        } else
+            throw std::invalid_argument("unknown option " + a);
     }
     tfp::evaluation_config cfg;
     cfg.queue.memory_bytes = memory_mib << 20;

@@ -20,9 +20,9 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <sstream>
@@ -86,11 +86,16 @@ int main(int argc, char** argv) try {
     int reps = 3;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
-        if (a == "--items") n = std::stoull(argv[i + 1]);
-        else if (a == "--memory-mib") memories = parse_list(argv[i + 1]);
-        else if (a == "--work") works = parse_list(argv[i + 1]);
-        else if (a == "--reps") reps = std::max(1, std::stoi(argv[i + 1]));
-        else throw std::invalid_argument("unknown option " + a);
+        if (a == "--items")
+            n = std::stoull(argv[i + 1]);
+        else if (a == "--memory-mib")
+            memories = parse_list(argv[i + 1]);
+        else if (a == "--work")
+            works = parse_list(argv[i + 1]);
+        else if (a == "--reps")
+            reps = std::max(1, std::stoi(argv[i + 1]));
+        else
+            throw std::invalid_argument("unknown option " + a);
     }
     emflow::ensure_external_memory();
     std::cout << "items,memory_mib,work,production_s,insertion_s,overlapped_s,"

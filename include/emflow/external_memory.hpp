@@ -55,9 +55,12 @@ inline io_method parse_io_method(const std::string& name) {
 //! The STXXL name of an I/O method.
 inline const char* io_method_name(io_method m) {
     switch (m) {
-        case io_method::linuxaio: return "linuxaio";
-        case io_method::mmap: return "mmap";
-        default: return "syscall";
+        case io_method::linuxaio:
+            return "linuxaio";
+        case io_method::mmap:
+            return "mmap";
+        default:
+            return "syscall";
     }
 }
 

@@ -26,9 +26,9 @@
 #include <emflow/nodes/push_pull.hpp>
 #include <emflow/nodes/push_transform.hpp>
 #include <emflow/nodes/refill_source.hpp>
+#include <emflow/nodes/sink.hpp>
 #include <emflow/nodes/sort.hpp>
 #include <emflow/nodes/sorter.hpp>
-#include <emflow/nodes/sink.hpp>
 #include <emflow/nodes/split.hpp>
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/nodes/tap.hpp>

@@ -180,7 +180,7 @@ private:
 
     std::uint64_t id_ = next_id();
     memory_plan memory_;
-    bool starting_ = true;                       // tasks spawned now are held until started()
+    bool starting_ = true;  // tasks spawned now are held until started()
     std::vector<std::function<void()>> held_;
     tbb::task_group group_;
     mutable std::mutex mutex_;

@@ -123,7 +123,8 @@ private:
     static int nearest_log2(std::size_t num, std::size_t den) {
         int k = 0;
         // Compare num/den with 2^(k+0.5), i.e. num^2 with 2^(2k+1) den^2, without overflow.
-        while (k < 62 && double(num) >= double(den) * double(std::uint64_t(1) << k) * 1.4142135623730951)
+        while (k < 62 &&
+               double(num) >= double(den) * double(std::uint64_t(1) << k) * 1.4142135623730951)
             ++k;
         return k;
     }

@@ -74,9 +74,9 @@ inline buffer_size elements(std::size_t n) { return buffer_size(buffer_size::kin
 
 //! What a node asks of the budget, in bytes.
 struct memory_demand {
-    std::size_t min_bytes = 0;                  //!< below this the node cannot work
-    std::size_t max_bytes = unbounded_memory;   //!< more is of no use
-    double share = 1;                           //!< weight in the split of the rest
+    std::size_t min_bytes = 0;                 //!< below this the node cannot work
+    std::size_t max_bytes = unbounded_memory;  //!< more is of no use
+    double share = 1;                          //!< weight in the split of the rest
     std::size_t default_bytes = 0;             //!< without a budget (clamped to min, max)
 
     //! A fixed size: what a node given an explicit size declares.
@@ -87,7 +87,8 @@ struct memory_demand {
 //! KiB and 16 MiB each, 1 MiB without a budget, a small share of it).
 template <class T>
 memory_demand async_buffer_demand(buffer_size size) {
-    if (!size.automatic()) return memory_demand::fixed(2 * std::max(size.in_bytes(sizeof(T)), sizeof(T)));
+    if (!size.automatic())
+        return memory_demand::fixed(2 * std::max(size.in_bytes(sizeof(T)), sizeof(T)));
     const std::size_t lo = std::max<std::size_t>(64 << 10, sizeof(T));
     return {2 * lo, 2 * (std::size_t(16) << 20), 0.05, 2 * (std::size_t(1) << 20)};
 }
@@ -103,8 +104,8 @@ std::size_t vector_stream_bytes() {
 
 //! One phase as assigned: its consumers and their bytes.
 struct memory_phase {
-    int level = 0;                                                 //!< its level
-    std::vector<std::pair<std::string, std::size_t>> consumers;    //!< name, assigned bytes
+    int level = 0;                                               //!< its level
+    std::vector<std::pair<std::string, std::size_t>> consumers;  //!< name, assigned bytes
 };
 
 //! What a run did with its memory.
@@ -277,7 +278,9 @@ public:
 
     //! Makes glibc return freed large buffers to the system at once (process-wide, once).
     static void return_freed_memory_to_system() {
-        static const bool done = [] { return ::mallopt(M_MMAP_THRESHOLD, int(trim_threshold)) == 1; }();
+        static const bool done = [] {
+            return ::mallopt(M_MMAP_THRESHOLD, int(trim_threshold)) == 1;
+        }();
         static_cast<void>(done);
     }
 
@@ -326,8 +329,8 @@ private:
         run_long_ = 0;
         for (auto& c : consumers_) {
             if (!c.run_long) continue;
-            c.assigned = c.demand.min_bytes +
-                         std::size_t(f * double(c.assigned - c.demand.min_bytes));
+            c.assigned =
+                c.demand.min_bytes + std::size_t(f * double(c.assigned - c.demand.min_bytes));
             run_long_ += c.assigned;
         }
     }
@@ -413,18 +416,19 @@ private:
         }
         int k = 0;
         for (auto& [l, index] : levels) index = ++k;
-        std::string name = "phase " + std::to_string(levels[level]) + "/" +
-                           std::to_string(levels.size()) + ":";
+        std::string name =
+            "phase " + std::to_string(levels[level]) + "/" + std::to_string(levels.size()) + ":";
         for (const auto& [n, count] : names)
-            name += (name.back() == ':' ? " " : ", ") + (count > 1 ? std::to_string(count) + " " : "") + n;
+            name += (name.back() == ':' ? " " : ", ") +
+                    (count > 1 ? std::to_string(count) + " " : "") + n;
         return name;
     }
 
     void begin_phase_locked(int level) {
         if (!report_ || find_report(level)) return;
         const auto it = expected_.find(level);
-        reports_.push_back({level, report_->begin(phase_name(level),
-                                                  it == expected_.end() ? 0 : it->second)});
+        reports_.push_back(
+            {level, report_->begin(phase_name(level), it == expected_.end() ? 0 : it->second)});
     }
 
     void end_phase_if_done_locked(int level) {

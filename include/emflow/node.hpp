@@ -1,4 +1,5 @@
-// emflow/node.hpp: the node model of flow graphs (Beckmann, Dementiev, Singler, IPDPS 2009, sec. 3).
+// emflow/node.hpp: the node model of flow graphs (Beckmann, Dementiev, Singler, IPDPS 2009, sec.
+// 3).
 //
 // A PULL node N with elements of type N::value_type offers
 //   void start(run_context&)    start predecessors (pull edges backwards) and push successors
@@ -67,8 +68,8 @@ template <class N, class = void>
 struct is_pull_node : std::false_type {};
 template <class N>
 struct is_pull_node<N, std::void_t<typename N::value_type, decltype(std::declval<N&>().empty()),
-                                   decltype(std::declval<N&>().batch_length())>>
-    : std::true_type {};
+                                   decltype(std::declval<N&>().batch_length())>> : std::true_type {
+};
 
 }  // namespace detail
 

@@ -69,21 +69,20 @@ namespace emflow {
 
 template <class T, class Compare = std::less<T>>
 class parallel_priority_queue {
-    static_assert(std::is_trivially_copyable_v<T>, "parallel_priority_queue needs trivially "
-                                                   "copyable items (they are written to disk)");
+    static_assert(std::is_trivially_copyable_v<T>,
+                  "parallel_priority_queue needs trivially "
+                  "copyable items (they are written to disk)");
     using order_type = ppq_detail::pop_order<Compare>;
 
 public:
-    using value_type = T;          //!< the item type
-    using size_type = std::size_t; //!< item counts
+    using value_type = T;           //!< the item type
+    using size_type = std::size_t;  //!< item counts
 
     //! Creates an empty queue; throws std::invalid_argument for an unusable configuration.
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
-        : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))),
-          workers_(cfg_.threads), single_(1),
-          in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)),
-          heaps_(cfg_.threads, cmp),
-          internal_(order_), external_(cfg_, order_, stats_),
+        : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))), workers_(cfg_.threads),
+          single_(1), in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)),
+          heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
         for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(cfg_.heap_items);
@@ -143,8 +142,8 @@ public:
             // Larger bulks let the insertion heaps grow into free RAM: sorting beats heaps.
             const std::size_t per_heap = approx_bulk_size / cfg_.threads + 1;
             const std::size_t spare = free_internal_bytes() / 2 / cfg_.threads / sizeof(T);
-            bulk_cap_ = std::clamp(per_heap + per_heap / 8, cfg_.heap_items,
-                                   cfg_.heap_items + spare);
+            bulk_cap_ =
+                std::clamp(per_heap + per_heap / 8, cfg_.heap_items, cfg_.heap_items + spare);
             heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
             background_.close();  // opened by the first pusher that hands a heap over
             for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
@@ -231,8 +230,10 @@ public:
         expect(phase::limit, "limit_top() outside limit_begin()/limit_end()");
         const T* t = nullptr;
         guarded([&] { t = limit_next(); });
-        if (!t) throw std::logic_error("emflow::parallel_priority_queue: limit_top() on an "
-                                       "empty queue");
+        if (!t)
+            throw std::logic_error(
+                "emflow::parallel_priority_queue: limit_top() on an "
+                "empty queue");
         return *t;
     }
     //! Removes limit_top().
@@ -241,8 +242,9 @@ public:
         expect(phase::limit, "limit_pop() outside limit_begin()/limit_end()");
         guarded([&] {
             if (!limit_next())
-                throw std::logic_error("emflow::parallel_priority_queue: limit_pop() on an "
-                                       "empty queue");
+                throw std::logic_error(
+                    "emflow::parallel_priority_queue: limit_pop() on an "
+                    "empty queue");
             if (limit_begin_ < limit_end_)
                 ++limit_begin_;
             else
@@ -253,12 +255,14 @@ public:
     //! different ids may call this concurrently with each other (not with limit_top/pop).
     void limit_push(const T& x, unsigned thread_id = 0) {
         if (phase_.load(std::memory_order_relaxed) != phase::limit)
-            throw std::logic_error("emflow::parallel_priority_queue: limit_push() outside "
-                                   "limit_begin()/limit_end()");
+            throw std::logic_error(
+                "emflow::parallel_priority_queue: limit_push() outside "
+                "limit_begin()/limit_end()");
         if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
         if (order_(x, limit_))
-            throw std::invalid_argument("emflow::parallel_priority_queue: limit_push() of an "
-                                        "item that comes before the limit");
+            throw std::invalid_argument(
+                "emflow::parallel_priority_queue: limit_push() of an "
+                "item that comes before the limit");
         usable();
         guarded([&] {
             auto& v = heaps_[thread_id].items;
@@ -307,9 +311,12 @@ private:
         std::uint32_t index;
         const T& item(const parallel_priority_queue& q) const {
             switch (src) {
-                case source::heap: return q.heaps_.front(index);
-                case source::internal: return q.internal_.head(index);
-                default: return q.extract_[q.extract_begin_];
+                case source::heap:
+                    return q.heaps_.front(index);
+                case source::internal:
+                    return q.internal_.head(index);
+                default:
+                    return q.extract_[q.extract_begin_];
             }
         }
     };
@@ -327,8 +334,9 @@ private:
     // ---- checks ----
     void usable() const {
         if (failed_.load(std::memory_order_relaxed))
-            throw std::logic_error("emflow::parallel_priority_queue: the queue is unusable "
-                                   "after an earlier exception (see ppq.hpp)");
+            throw std::logic_error(
+                "emflow::parallel_priority_queue: the queue is unusable "
+                "after an earlier exception (see ppq.hpp)");
     }
     void expect(phase p, const char* what) const {
         if (phase_.load(std::memory_order_relaxed) != p)
@@ -342,14 +350,14 @@ private:
     //! A bulk_push is allowed: inside a bulk phase, with a valid thread id.
     void check_bulk_push(unsigned thread_id) const {
         if (phase_.load(std::memory_order_relaxed) != phase::bulk)
-            throw std::logic_error("emflow::parallel_priority_queue: bulk_push() outside "
-                                   "bulk_push_begin()/bulk_push_end()");
+            throw std::logic_error(
+                "emflow::parallel_priority_queue: bulk_push() outside "
+                "bulk_push_begin()/bulk_push_end()");
         if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
     }
     std::logic_error bad_thread_id(unsigned id) const {
-        return std::logic_error("emflow::parallel_priority_queue: thread id " +
-                                std::to_string(id) + " is not below num_threads = " +
-                                std::to_string(cfg_.threads));
+        return std::logic_error("emflow::parallel_priority_queue: thread id " + std::to_string(id) +
+                                " is not below num_threads = " + std::to_string(cfg_.threads));
     }
     //! Runs f; any exception marks the queue failed before it propagates.
     template <class F>
@@ -459,8 +467,7 @@ private:
                     ~release() { std::vector<T>().swap(v); }
                 } r{*run};
                 if (failed_.load()) return;
-                ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_,
-                                          in_task_);
+                ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_, in_task_);
                 adding_.run([&] {
                     if (failed_.load()) return;
                     ++stats_.background_sorts;
@@ -482,7 +489,8 @@ private:
         for (auto& r : runs) nonempty += !r.empty();
         if (nonempty == 1) {  // one heap: a parallel sort of it
             for (auto& r : runs)
-                if (!r.empty()) ppq_detail::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
+                if (!r.empty())
+                    ppq_detail::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
         } else if (nonempty > 1) {  // several: one thread per heap
             workers_.for_each(p, [&](std::size_t i) {
                 auto& v = runs[i];
@@ -501,8 +509,8 @@ private:
         for (unsigned i = 0; i < p; ++i) {
             std::size_t held = 0;  // what the heaps and the runs not yet added hold
             for (unsigned j = 0; j < p; ++j)
-                held += (heaps_[j].items.capacity() + (j >= i ? runs[j].capacity() : 0)) *
-                        sizeof(T);
+                held +=
+                    (heaps_[j].items.capacity() + (j >= i ? runs[j].capacity() : 0)) * sizeof(T);
             const std::size_t fixed_heaps = p * cfg_.heap_items * sizeof(T);
             heap_extra_bytes_ = held > fixed_heaps ? held - fixed_heaps : 0;
             add_internal(std::move(runs[i]), workers_);
@@ -578,7 +586,8 @@ private:
         }
         auto arr = out.finish();
         stats_.bytes_written += out.bytes_written();
-        for (std::size_t k = 0; k < owners.size(); ++k) internal_.consumed(owners[k], seqs[k].first);
+        for (std::size_t k = 0; k < owners.size(); ++k)
+            internal_.consumed(owners[k], seqs[k].first);
         internal_.compact();
         if (run) std::vector<T>().swap(*run);
         extract_begin_ = extract_end_ = 0;
@@ -619,9 +628,14 @@ private:
     }
     void remove(const top_ref& t) {
         switch (t.src) {
-            case source::heap: heaps_.pop(t.index); break;
-            case source::internal: internal_.pop(t.index); break;
-            default: ++extract_begin_;
+            case source::heap:
+                heaps_.pop(t.index);
+                break;
+            case source::internal:
+                internal_.pop(t.index);
+                break;
+            default:
+                ++extract_begin_;
         }
     }
     //! Appends up to max items (before *user_limit, if given) to out, in pop order.
@@ -648,7 +662,8 @@ private:
             // Nothing may pass the last item of the extract buffer while external items
             // remain: they all come after it.
             const T* cut = extract_begin_ < extract_end_ && !external_.empty()
-                               ? &extract_[extract_end_ - 1] : nullptr;
+                               ? &extract_[extract_end_ - 1]
+                               : nullptr;
             for (auto& s : seqs) {
                 if (cut) s.second = std::upper_bound(s.first, s.second, *cut, order_);
                 if (user_limit) s.second = std::lower_bound(s.first, s.second, *user_limit, order_);
@@ -690,8 +705,8 @@ private:
     order_type order_;
     ppq_detail::resolved_config cfg_;
     ppq_stats stats_;
-    ppq_detail::workers workers_;  // the arena of parallel sorts and merges
-    ppq_detail::workers single_;   // sorting inside a pushing thread
+    ppq_detail::workers workers_;             // the arena of parallel sorts and merges
+    ppq_detail::workers single_;              // sorting inside a pushing thread
     ppq_detail::cooperative_section adding_;  // adding internal arrays during bulk/limit pushes
     ppq_detail::workers in_task_;  // sorts and merges inside oneTBB tasks (merges shared with
                                    // the threads waiting for adding_)

@@ -131,7 +131,8 @@ private:
         f.items = s.items.load(std::memory_order_relaxed);
         f.bytes = s.bytes.load(std::memory_order_relaxed);
         f.bytes_total = s.bytes_total.load(std::memory_order_relaxed);
-        f.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - s.begin).count();
+        f.elapsed_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - s.begin).count();
         if (f.bytes_total > 0 && f.bytes > 0 && f.bytes <= f.bytes_total)
             f.eta_s = f.elapsed_s * double(f.bytes_total - f.bytes) / double(f.bytes);
         io_volume io = current_io_volume();

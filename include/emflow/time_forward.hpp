@@ -39,15 +39,15 @@ struct next_k {
 
 //! What a time_forward_loop did.
 struct time_forward_stats {
-    std::uint64_t bulks = 0;             //!< rounds (bulks extracted and processed)
-    std::uint64_t items = 0;             //!< items extracted in all bulks
-    std::uint64_t truncated_bulks = 0;   //!< bulks cut short by max_bulk before their limit
-    std::size_t min_bulk = 0;            //!< smallest bulk
-    std::size_t max_bulk = 0;            //!< largest bulk
+    std::uint64_t bulks = 0;                     //!< rounds (bulks extracted and processed)
+    std::uint64_t items = 0;                     //!< items extracted in all bulks
+    std::uint64_t truncated_bulks = 0;           //!< bulks cut short by max_bulk before their limit
+    std::size_t min_bulk = 0;                    //!< smallest bulk
+    std::size_t max_bulk = 0;                    //!< largest bulk
     std::uint64_t bulk_log2_histogram[65] = {};  //!< bulks with floor(log2(size)) = i (size 0: 0)
-    double pop_seconds = 0;      //!< time in bulk_pop / bulk_pop_limit
-    double process_seconds = 0;  //!< time in the processing function
-    double push_end_seconds = 0; //!< time in bulk_push_end
+    double pop_seconds = 0;                      //!< time in bulk_pop / bulk_pop_limit
+    double process_seconds = 0;                  //!< time in the processing function
+    double push_end_seconds = 0;                 //!< time in bulk_push_end
 
     //! Mean bulk size.
     double mean_bulk() const { return bulks ? double(items) / double(bulks) : 0.0; }
@@ -103,9 +103,11 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
                                      std::size_t max_bulk = SIZE_MAX) {
     using T = typename Queue::value_type;
     using clock = std::chrono::steady_clock;
-    if (max_bulk == 0) throw std::invalid_argument("emflow::time_forward_loop: max_bulk must be >= 1");
+    if (max_bulk == 0)
+        throw std::invalid_argument("emflow::time_forward_loop: max_bulk must be >= 1");
     if constexpr (detail::is_next_k_v<Rule>)
-        if (rule.k == 0) throw std::invalid_argument("emflow::time_forward_loop: next_k needs k >= 1");
+        if (rule.k == 0)
+            throw std::invalid_argument("emflow::time_forward_loop: next_k needs k >= 1");
 
     time_forward_stats stats;
     std::vector<T> bulk;

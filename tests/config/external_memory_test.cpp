@@ -72,8 +72,7 @@ TEST_CASE("a file given as temp directory is an error", "[config]") {
     cfg.tmp_base = (dir.path() / "plain-file").string();
     std::ofstream(cfg.tmp_base) << "x";
     REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), emflow::config_error);
-    REQUIRE_THROWS_WITH(emflow::configure_external_memory(cfg),
-                        Catch::Contains("Not a directory"));
+    REQUIRE_THROWS_WITH(emflow::configure_external_memory(cfg), Catch::Contains("Not a directory"));
 }
 
 TEST_CASE("an unwritable temp directory is an error naming the path", "[config]") {
@@ -84,8 +83,8 @@ TEST_CASE("an unwritable temp directory is an error naming the path", "[config]"
     } else {
         cfg.tmp_base = (dir.path() / "read-only").string();
         std::filesystem::create_directory(cfg.tmp_base);
-        std::filesystem::permissions(cfg.tmp_base, std::filesystem::perms::owner_read |
-                                                       std::filesystem::perms::owner_exec);
+        std::filesystem::permissions(
+            cfg.tmp_base, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     }
     REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), emflow::config_error);
     REQUIRE_THROWS_WITH(emflow::configure_external_memory(cfg), Catch::Contains(cfg.tmp_base));

@@ -82,7 +82,8 @@ TEST_CASE("memory_plan: without a budget every consumer gets its default", "[mem
     CHECK(plan.assigned(c) == 3 * MiB);
 }
 
-TEST_CASE("memory_plan: run-long buffers take at most a sixteenth of the budget above their minima", "[memory]") {
+TEST_CASE("memory_plan: run-long buffers take at most a sixteenth of the budget above their minima",
+          "[memory]") {
     memory_plan plan(64 * MiB);
     auto a = plan.declare_run_long("a", {1 * MiB, unbounded_memory, 1, 40 * MiB});
     auto b = plan.declare_run_long("b", {1 * MiB, unbounded_memory, 1, 40 * MiB});
@@ -97,7 +98,8 @@ TEST_CASE("memory_plan: run-long buffers take at most a sixteenth of the budget 
     CHECK(plan.assigned(c) <= 50 * MiB);
 }
 
-TEST_CASE("memory_plan: fixed run-long buffers above a quarter of the budget stay fixed", "[memory]") {
+TEST_CASE("memory_plan: fixed run-long buffers above a quarter of the budget stay fixed",
+          "[memory]") {
     memory_plan plan(32 * MiB);
     auto a = plan.declare_run_long("reader", memory_demand::fixed(6 * MiB));
     auto b = plan.declare_run_long("writer", memory_demand::fixed(6 * MiB));
@@ -109,7 +111,8 @@ TEST_CASE("memory_plan: fixed run-long buffers above a quarter of the budget sta
     CHECK(plan.acquire(c, 20 * MiB) == 20 * MiB);
 }
 
-TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming them", "[memory][errors]") {
+TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming them",
+          "[memory][errors]") {
     memory_plan plan(10 * MiB);
     plan.declare_run_long("reader", memory_demand::fixed(4 * MiB));
     plan.declare("sort runs", {5 * MiB, unbounded_memory, 1, 0});
@@ -127,7 +130,8 @@ TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming
     }
 }
 
-TEST_CASE("memory_plan: acquire never grants more than is free, but at least the minimum", "[memory]") {
+TEST_CASE("memory_plan: acquire never grants more than is free, but at least the minimum",
+          "[memory]") {
     memory_plan plan(100 * MiB);
     auto a = plan.declare("a", {10 * MiB, unbounded_memory, 1, 0});
     auto b = plan.declare("b", {10 * MiB, unbounded_memory, 1, 0});
@@ -145,7 +149,8 @@ TEST_CASE("memory_plan: acquire never grants more than is free, but at least the
     CHECK(plan.peak_held() == 120 * MiB);
 }
 
-TEST_CASE("memory_plan: an optional part comes only from what the phase does not reserve", "[memory]") {
+TEST_CASE("memory_plan: an optional part comes only from what the phase does not reserve",
+          "[memory]") {
     memory_plan plan(100 * MiB);
     auto merge = plan.declare("merge", {2 * MiB, unbounded_memory, 0, 0});
     auto runs = plan.declare("runs", {2 * MiB, unbounded_memory, 1, 0});
@@ -192,10 +197,11 @@ TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[m
     using namespace emflow::pipelines::diamond;
     diamond_input in;
     const u64 n = 200000;
-    materialize(generate(n, [i = u64(0)]() mutable {
-                    ++i;
-                    return diamond_pair{i * 2654435761u % 1000003 + 1, i % 7777 + 1};
-                }),
+    materialize(generate(n,
+                         [i = u64(0)]() mutable {
+                             ++i;
+                             return diamond_pair{i * 2654435761u % 1000003 + 1, i % 7777 + 1};
+                         }),
                 in);
     memory_report report;
     diamond_config cfg;
@@ -258,7 +264,8 @@ TEST_CASE("one budget: a run's threads form its arena", "[memory]") {
     }
 }
 
-TEST_CASE("one budget: each phase reports its progress, the merges' with the total known", "[memory][progress]") {
+TEST_CASE("one budget: each phase reports its progress, the merges' with the total known",
+          "[memory][progress]") {
     emflow_test::configure_test_disks();
     std::vector<u64> v(400000);
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1 + (i * 7919) % 100003;

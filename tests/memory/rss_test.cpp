@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
-#include <emflow/process_memory.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/process_memory.hpp>
 
 #include <cstdint>
 #include <random>
@@ -36,7 +36,8 @@ using u64_vector = stxxl::VECTOR_GENERATOR<u64>::result;
 
 }  // namespace
 
-TEST_CASE("peak RSS <= budget + 64 MiB: three sorts in a chain over 4x the budget", "[memory][rss]") {
+TEST_CASE("peak RSS <= budget + 64 MiB: three sorts in a chain over 4x the budget",
+          "[memory][rss]") {
     emflow_test::configure_test_disks();
     const std::size_t budget = 32 * MiB;
     const u64 n = 4 * budget / sizeof(u64);
@@ -80,7 +81,10 @@ TEST_CASE("peak RSS <= budget + 64 MiB: the Diamond graph over 3x the budget", "
     const u64 n = 3 * budget / sizeof(diamond_pair);
     std::mt19937_64 rng(emflow_test::test_seed());
     diamond_input in;
-    materialize(generate(n, [&] { return diamond_pair{1 + rng() % (u64(1) << 40), rng() % 1000}; }),
+    materialize(generate(n,
+                         [&] {
+                             return diamond_pair{1 + rng() % (u64(1) << 40), rng() % 1000};
+                         }),
                 in);
     diamond_output out;
     reset_peak_rss();
@@ -97,7 +101,8 @@ TEST_CASE("peak RSS <= budget + 64 MiB: the Diamond graph over 3x the budget", "
     CHECK(sums.desc_path == sums.input);
 }
 
-TEST_CASE("peak RSS <= budget + 64 MiB: time-forward DAG evaluation, messages beyond the budget", "[memory][rss]") {
+TEST_CASE("peak RSS <= budget + 64 MiB: time-forward DAG evaluation, messages beyond the budget",
+          "[memory][rss]") {
     emflow_test::configure_test_disks();
     const std::size_t budget = 48 * MiB;
     tfp::dag_spec spec;
@@ -116,8 +121,8 @@ TEST_CASE("peak RSS <= budget + 64 MiB: time-forward DAG evaluation, messages be
     tfp::evaluate_dag(inputs, edges, values, window, cfg);
     const std::size_t peak = peak_rss();
     INFO("budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
-                   << peak / MiB << " MiB, queue " << tfp::resolve_budget(cfg).queue.memory_bytes / MiB
-                   << " MiB");
+                   << peak / MiB << " MiB, queue "
+                   << tfp::resolve_budget(cfg).queue.memory_bytes / MiB << " MiB");
     CHECK(peak <= budget + allowance);
     CHECK(values.size() == spec.nodes);
 }

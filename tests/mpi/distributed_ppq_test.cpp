@@ -66,7 +66,8 @@ TEST_CASE("distributed PPQ: global next-k bulks equal the sorted union", "[ppq]"
     int p = world().size();
     for (u64 distinct : {u64(1) << 40, u64(5), u64(1)}) {
         for (std::size_t k : {std::size_t(1), std::size_t(777), std::size_t(20000)}) {
-            std::size_t n = world().rank() == 0 && distinct == 5 ? 0 : 20000 + rng() % 1000;  // an empty rank
+            std::size_t n =
+                world().rank() == 0 && distinct == 5 ? 0 : 20000 + rng() % 1000;  // an empty rank
             std::vector<u64> mine(n);
             for (auto& x : mine) x = rng() % distinct;
             // One item per bulk: about 300 bulks in all, each a dozen collectives.
@@ -105,7 +106,8 @@ TEST_CASE("distributed PPQ: bulks before a limit, pushes between pops", "[ppq]")
         q.bulk_push(streamify(more));
         auto all_more = sorted_union(more);
         std::vector<u64> merged;
-        std::merge(reference.begin(), reference.end(), all_more.begin(), all_more.end(), std::back_inserter(merged));
+        std::merge(reference.begin(), reference.end(), all_more.begin(), all_more.end(),
+                   std::back_inserter(merged));
         reference.swap(merged);
         CHECK(q.size() == reference.size());
     }

@@ -32,7 +32,8 @@ constexpr std::size_t budget = 4 << 20;
 u64 sort_and_compare(const std::vector<u64>& mine, mpi::distributed_sort_options opt = {}) {
     const auto& comm = world();
     vector_t out;
-    auto stats = mpi::distributed_sort(comm, [&] { return streamify(mine); }, out, less_u64{}, budget, opt);
+    auto stats = mpi::distributed_sort(
+        comm, [&] { return streamify(mine); }, out, less_u64{}, budget, opt);
     std::vector<u64> slice(out.begin(), out.end());
     CHECK(stats.input_items == mine.size());
     CHECK(stats.output_items == slice.size());
@@ -58,7 +59,9 @@ std::vector<u64> random_keys(std::mt19937_64& rng, std::size_t n, u64 distinct) 
 TEST_CASE("distributed sort equals std::sort of the union", "[sort]") {
     auto& dir = emflow_mpi_test::configure_rank_disks();
     std::mt19937_64 rng(emflow_mpi_test::rank_seed(world()));
-    SECTION("random keys") { sort_and_compare(random_keys(rng, 100000 + rng() % 5000, ~u64(0) >> 1)); }
+    SECTION("random keys") {
+        sort_and_compare(random_keys(rng, 100000 + rng() % 5000, ~u64(0) >> 1));
+    }
     SECTION("all keys equal") { sort_and_compare(std::vector<u64>(80000, 42)); }
     SECTION("three distinct keys") { sort_and_compare(random_keys(rng, 90000, 3)); }
     SECTION("rank 0 without input") {
@@ -72,15 +75,18 @@ TEST_CASE("distributed sort equals std::sort of the union", "[sort]") {
         auto v = random_keys(rng, 30000, 100);
         const auto& comm = world();
         vector_t out;
-        mpi::distributed_sort(comm, [&] { return streamify(v); }, out, less_u64{}, budget, opt);
-        std::vector<u64> expect = comm.allgatherv(v), got = comm.allgatherv(std::vector<u64>(out.begin(), out.end()));
+        mpi::distributed_sort(
+            comm, [&] { return streamify(v); }, out, less_u64{}, budget, opt);
+        std::vector<u64> expect = comm.allgatherv(v),
+                         got = comm.allgatherv(std::vector<u64>(out.begin(), out.end()));
         std::sort(expect.begin(), expect.end());
         CHECK(got == expect);
     }
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("distributed sort of an input many times the memory budget, from stxxl vectors", "[sort]") {
+TEST_CASE("distributed sort of an input many times the memory budget, from stxxl vectors",
+          "[sort]") {
     auto& dir = emflow_mpi_test::configure_rank_disks();
     const auto& comm = world();
     u64 seed = emflow_mpi_test::rank_seed(comm);
@@ -88,7 +94,8 @@ TEST_CASE("distributed sort of an input many times the memory budget, from stxxl
     vector_t in, out;
     std::mt19937_64 rng(seed);
     materialize(generate(n, [&] { return rng() >> 1; }), in);
-    auto stats = mpi::distributed_sort(comm, [&] { return streamify(in); }, out, less_u64{}, budget);
+    auto stats = mpi::distributed_sort(
+        comm, [&] { return streamify(in); }, out, less_u64{}, budget);
     // Too large to gather: sorted slices, ordered across ranks, the same multiset (sum and
     // sum of a mixing function), balanced.
     CHECK(mpi::sorted_across_ranks(comm, out, less_u64{}));

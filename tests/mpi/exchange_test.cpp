@@ -34,7 +34,9 @@ struct item {
 //! An item's identity.
 struct item_id {
     u64 origin, seq;
-    bool operator<(const item_id& o) const { return origin != o.origin ? origin < o.origin : seq < o.seq; }
+    bool operator<(const item_id& o) const {
+        return origin != o.origin ? origin < o.origin : seq < o.seq;
+    }
     bool operator==(const item_id& o) const { return origin == o.origin && seq == o.seq; }
 };
 
@@ -85,9 +87,11 @@ std::vector<item<W>> exchange_and_check(const std::vector<item<W>>& mine, RankOf
     u64 to_others = 0;
     for (const auto& it : mine) to_others += rank_of(it) != comm.rank();
     CHECK(used.exchange_items_sent == to_others);
-    const u64 finals = u64(comm.size() - 1), per_message = std::max<u64>(1, opt.message_bytes / sizeof(item<W>));
+    const u64 finals = u64(comm.size() - 1),
+              per_message = std::max<u64>(1, opt.message_bytes / sizeof(item<W>));
     CHECK(used.exchange_bytes_sent ==
-          to_others * sizeof(item<W>) + (used.exchange_messages_sent + finals) * mpi::exchange_channel::header_bytes);
+          to_others * sizeof(item<W>) +
+              (used.exchange_messages_sent + finals) * mpi::exchange_channel::header_bytes);
     CHECK(used.exchange_messages_sent >= (to_others + per_message - 1) / per_message);
     return got;
 }
@@ -124,7 +128,8 @@ TEST_CASE("exchange: everything to one rank, and empty ranks", "[exchange]") {
     std::mt19937_64 rng(emflow_mpi_test::rank_seed(world()));
     int p = world().size();
     SECTION("all items to the last rank") {
-        auto got = exchange_and_check(make_items<3>(50000, rng), [p](const auto&) { return p - 1; });
+        auto got =
+            exchange_and_check(make_items<3>(50000, rng), [p](const auto&) { return p - 1; });
         CHECK(got.size() == (world().rank() == p - 1 ? std::size_t(50000) * std::size_t(p) : 0));
     }
     SECTION("rank 0 sends nothing") {
@@ -149,9 +154,10 @@ TEST_CASE("exchange: a slow consumer makes senders wait, nothing is lost", "[exc
     mpi::exchange<item<3>> x(comm, opt);
     u64 received = 0;
     // Rank 0 receives everything and reads slowly: senders must wait for it.
-    auto slow = mpi::route(streamify(mine), x, [](const auto&) { return 0; }) | tap([&](const item<3>&) {
-                    if (++received % 2000 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-                });
+    auto slow =
+        mpi::route(streamify(mine), x, [](const auto&) { return 0; }) | tap([&](const item<3>&) {
+            if (++received % 2000 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        });
     materialize(slow, count_sink<item<3>>());
     u64 total = comm.allreduce_sum(received);
     CHECK(total == 20000u * u64(comm.size()));

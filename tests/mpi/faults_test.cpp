@@ -96,7 +96,8 @@ TEST_CASE("faults: a throwing source on the last rank ends the exchange everywhe
     expect_failure_from(p - 1, "source failed on purpose", [&] {
         mpi::exchange<u64> x(world());
         std::vector<u64> got;
-        materialize(mpi::route(failing_source(200000, p - 1, 50000), x, [p](u64 v) { return int(v % u64(p)); }),
+        materialize(mpi::route(failing_source(200000, p - 1, 50000), x,
+                               [p](u64 v) { return int(v % u64(p)); }),
                     std::back_inserter(got));
     });
     check_still_working();
@@ -113,8 +114,9 @@ TEST_CASE("faults: rank_of throwing on rank 0 ends the exchange everywhere", "[f
             if (rank == 0 && ++n == 70000) throw std::invalid_argument("rank_of failed on purpose");
             return int(v % u64(p));
         };
-        materialize(mpi::route(failing_source(100000, -1, 0), x, rank_of) | sort(less_u64{}, budget),
-                    std::back_inserter(got));
+        materialize(
+            mpi::route(failing_source(100000, -1, 0), x, rank_of) | sort(less_u64{}, budget),
+            std::back_inserter(got));
     });
     check_still_working();
 }
@@ -125,21 +127,24 @@ TEST_CASE("faults: the distributed sort fails everywhere when one rank fails", "
     stxxl::VECTOR_GENERATOR<u64>::result out;
     SECTION("in the sampling pass, on rank 0") {
         expect_failure_from(0, "source failed on purpose", [&] {
-            mpi::distributed_sort(world(), [&] { return failing_source(100000, 0, 1234); }, out, less_u64{}, budget);
+            mpi::distributed_sort(
+                world(), [&] { return failing_source(100000, 0, 1234); }, out, less_u64{}, budget);
         });
     }
     SECTION("in the exchange pass, on the last rank") {
         int calls = 0;
         expect_failure_from(p - 1, "source failed on purpose", [&] {
-            mpi::distributed_sort(world(), [&] { return failing_source(300000, ++calls == 2 ? p - 1 : -1, 250000); },
-                                  out, less_u64{}, budget);
+            mpi::distributed_sort(
+                world(), [&] { return failing_source(300000, ++calls == 2 ? p - 1 : -1, 250000); },
+                out, less_u64{}, budget);
         });
     }
     SECTION("writing the output, on rank 0") {
         u64 written = 0;
         failing_output fail{&written, 1000};
         expect_failure_from(0, "output failed on purpose", [&] {
-            mpi::distributed_sort(world(), [&] { return failing_source(100000, -1, 0); }, fail, less_u64{}, budget);
+            mpi::distributed_sort(
+                world(), [&] { return failing_source(100000, -1, 0); }, fail, less_u64{}, budget);
         });
     }
     check_still_working();

@@ -22,7 +22,8 @@ using emflow_mpi_test::world;
 namespace {
 
 //! Evaluates spec's DAG (the same on every rank) distributed and checks this rank's values.
-void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed, const mpi::dag_evaluation_config& cfg) {
+void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed,
+                       const mpi::dag_evaluation_config& cfg) {
     const auto& comm = world();
     tfp::node_vector inputs, my_inputs, my_values;
     tfp::edge_vector edges, my_edges;
@@ -33,7 +34,8 @@ void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed, const mpi:
     REQUIRE(my_values.size() == my_inputs.size());
     std::uint64_t wrong = 0, k = 0;
     for (std::uint64_t v = 0; v < inputs.size(); ++v)
-        if (mpi::dag_node_owner(v, cfg.block, comm.size()) == comm.rank()) wrong += my_values[k++] != reference[v];
+        if (mpi::dag_node_owner(v, cfg.block, comm.size()) == comm.rank())
+            wrong += my_values[k++] != reference[v];
     CHECK(k == my_values.size());
     CHECK(wrong == 0);
     CHECK(stats.windows == (inputs.size() + cfg.window - 1) / cfg.window);

@@ -24,10 +24,11 @@ std::vector<std::size_t> buffer_sizes(std::mt19937_64& rng) {
 template <class Src>
 auto eight_async(Src&& src, std::size_t b) {
     auto inc = [](u64 x) { return x + 1; };
-    return std::forward<Src>(src) | async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) |
-           filter([](u64 x) { return x % 7 != 0; }) | async_pull(elements(b)) | transform(inc) |
-           async_pull(elements(b)) | async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) | async_pull(elements(b)) |
-           async_pull(elements(b));
+    return std::forward<Src>(src) | async_pull(elements(b)) | transform(inc) |
+           async_pull(elements(b)) | filter([](u64 x) { return x % 7 != 0; }) |
+           async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) |
+           async_pull(elements(b)) | transform(inc) | async_pull(elements(b)) |
+           async_pull(elements(b)) | async_pull(elements(b));
 }
 
 std::vector<u64> eight_async_reference(const std::vector<u64>& v) {
@@ -72,7 +73,8 @@ TEST_CASE("async push and push-pull deliver everything in order", "[async]") {
             count_sink<u64> side_count;
             push_pull_node<u64> pp(elements(b));
             auto side = async_push(push_transform<u64>(pp, [](u64 x) { return ~x; }), elements(b));
-            auto driver = pump(split(streamify(v), side, side_count), count_sink<u64>(), 1 + rng() % 500);
+            auto driver =
+                pump(split(streamify(v), side, side_count), count_sink<u64>(), 1 + rng() % 500);
             auto out = connect(pp | transform([](u64 x) { return ~x; }), driver);
             CHECK(drain_mixed(out, rng) == v);
             CHECK(side_count.count() == n);
@@ -88,10 +90,11 @@ TEST_CASE("distribute and collect keep the order with parallel workers", "[async
             std::size_t b = chunk % 2 == 0 && rng() % 2 ? chunk / 2 : chunk;  // b divides chunk
             push_pull_node<u64> p0(elements(b)), p1(elements(b)), p2(elements(b));
             auto heavy = [](u64 x) { return x * 0x9E3779B97F4A7C15ull + 1; };
-            auto driver = pump(streamify(v),
-                               distribute(chunk, async_push(push_transform<u64>(p0, heavy), elements(b)),
-                                          async_push(push_transform<u64>(p1, heavy), elements(b)),
-                                          async_push(push_transform<u64>(p2, heavy), elements(b))));
+            auto driver =
+                pump(streamify(v),
+                     distribute(chunk, async_push(push_transform<u64>(p0, heavy), elements(b)),
+                                async_push(push_transform<u64>(p1, heavy), elements(b)),
+                                async_push(push_transform<u64>(p2, heavy), elements(b))));
             auto out = connect(collect(chunk, p0, p1, p2), driver);
             std::vector<u64> expect(v);
             for (auto& x : expect) x = heavy(x);
@@ -113,7 +116,8 @@ TEST_CASE("collect of generators behind async pulls (Figure 7's inner part)", "[
         std::vector<u64> expect;
         for (u64 r = 0; r * chunk < per; ++r)
             for (u64 s = 0; s < 3; ++s)
-                for (u64 i = r * chunk; i < std::min<u64>((r + 1) * chunk, s == 2 ? per - 5 : per); ++i)
+                for (u64 i = r * chunk; i < std::min<u64>((r + 1) * chunk, s == 2 ? per - 5 : per);
+                     ++i)
                     expect.push_back(s * per + i);
         CHECK(got == expect);
     }
@@ -141,16 +145,19 @@ TEST_CASE("randomized graphs of scanning and async nodes match the synchronous g
             auto p = [k](u64 x) { return x % (k + 1) != 0; };
             std::vector<u64> out;
             if (async)
-                materialize(zip(split(streamify(v) | async_pull(elements(b)) | transform(f), async_push(rec{&side, &stopped}, elements(b))) |
-                                    async_pull(elements(b)) | filter(p),
-                                streamify(v) | filter(p) | async_pull(elements(b))) |
-                                transform([](const std::pair<u64, u64>& q) { return q.first ^ q.second; }),
-                            std::back_inserter(out));
+                materialize(
+                    zip(split(streamify(v) | async_pull(elements(b)) | transform(f),
+                              async_push(rec{&side, &stopped}, elements(b))) |
+                            async_pull(elements(b)) | filter(p),
+                        streamify(v) | filter(p) | async_pull(elements(b))) |
+                        transform([](const std::pair<u64, u64>& q) { return q.first ^ q.second; }),
+                    std::back_inserter(out));
             else
-                materialize(zip(split(streamify(v) | transform(f), rec{&side, &stopped}) | filter(p),
-                                streamify(v) | filter(p)) |
-                                transform([](const std::pair<u64, u64>& q) { return q.first ^ q.second; }),
-                            std::back_inserter(out));
+                materialize(
+                    zip(split(streamify(v) | transform(f), rec{&side, &stopped}) | filter(p),
+                        streamify(v) | filter(p)) |
+                        transform([](const std::pair<u64, u64>& q) { return q.first ^ q.second; }),
+                    std::back_inserter(out));
             return out;
         };
         auto sync = build(false, side_sync, s1);
@@ -173,28 +180,35 @@ namespace {
 void check_throws_at(int position, u64 n, std::size_t b) {
     auto maybe_throw = [position](int here) {
         return [position, here](u64 x) {
-            if (position == here && x == 777) throw std::runtime_error("thrown at " + std::to_string(here));
+            if (position == here && x == 777)
+                throw std::runtime_error("thrown at " + std::to_string(here));
             return x;
         };
     };
     push_pull_node<u64> pp(elements(b));
     count_sink<u64> sink;
     auto side = async_push(push_transform<u64>(sink, maybe_throw(4)), elements(b));
-    auto g = connect(generate(n, [i = u64(0)]() mutable { return i++; }) | transform(maybe_throw(0)) |
-                         async_pull(elements(b)) | transform(maybe_throw(1)) | async_pull(elements(b)),
-                     pump(generate(n, [i = u64(0)]() mutable { return i++; }),
-                          async_push(push_transform<u64>(pp, maybe_throw(2)), elements(b))));
-    auto joined = zip(split(g, side), pp | transform(maybe_throw(3)) | async_pull(elements(b))) |
-                  transform([&](const std::pair<u64, u64>& q) { return maybe_throw(5)(q.first) + q.second; });
+    auto g =
+        connect(generate(n, [i = u64(0)]() mutable { return i++; }) | transform(maybe_throw(0)) |
+                    async_pull(elements(b)) | transform(maybe_throw(1)) | async_pull(elements(b)),
+                pump(generate(n, [i = u64(0)]() mutable { return i++; }),
+                     async_push(push_transform<u64>(pp, maybe_throw(2)), elements(b))));
+    auto joined =
+        zip(split(g, side), pp | transform(maybe_throw(3)) | async_pull(elements(b))) |
+        transform([&](const std::pair<u64, u64>& q) { return maybe_throw(5)(q.first) + q.second; });
     std::vector<u64> out;
-    CHECK_THROWS_WITH(materialize(joined, std::back_inserter(out)), "thrown at " + std::to_string(position));
+    CHECK_THROWS_WITH(materialize(joined, std::back_inserter(out)),
+                      "thrown at " + std::to_string(position));
 }
 
 }  // namespace
 
-TEST_CASE("exceptions from async segments reach materialize's caller at every position", "[async][errors]") {
+TEST_CASE("exceptions from async segments reach materialize's caller at every position",
+          "[async][errors]") {
     if (emflow_test::under_address_sanitizer()) {
-        WARN("skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on throw)");
+        WARN(
+            "skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on "
+            "throw)");
         return;
     }
     std::mt19937_64 rng(emflow_test::test_seed());

@@ -67,7 +67,8 @@ private:
         }
         std::size_t len = node.batch_length();
         if (how == access::mixed) {
-            if (node.empty() || node.batch_length() != len) end_ok = false;  // asking again changes nothing
+            if (node.empty() || node.batch_length() != len)
+                end_ok = false;  // asking again changes nothing
             len = 1 + rng() % len;
         }
         auto b = node.batch_begin();
@@ -206,39 +207,95 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
         const std::list<u64> lv(v.begin(), v.end());
         const std::deque<u64> dv(v.begin(), v.end());
 
-        check_pull("streamify(std::vector)", [&](auto&& visit) { auto s = streamify(v); visit(s); }, v, seed);
-        check_pull("streamify(deque range)", [&](auto&& visit) { auto s = streamify(dv.begin(), dv.end()); visit(s); }, v, seed);
-        check_pull("streamify(list range)", [&](auto&& visit) { auto s = streamify(lv.begin(), lv.end()); visit(s); }, v, seed);
-        check_pull("streamify(stxxl::vector)", [&](auto&& visit) { auto s = streamify(ev); visit(s); }, v, seed);
-        check_pull("streamify_reverse", [&](auto&& visit) { auto s = streamify_reverse(ev); visit(s); }, rv, seed);
-        check_pull("generate", [&](auto&& visit) {
-            auto s = generate(n, [i = std::size_t(0), &v]() mutable { return v[i++]; }, 1 + seed % 5000);
-            visit(s);
-        }, v, seed);
-        check_pull("from_refill", [&](auto&& visit) {
-            auto s = from_refill<u64>([i = std::size_t(0), &v](u64* out, std::size_t cap) mutable {
-                std::size_t k = std::min(cap, v.size() - i);
-                std::copy(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(i + k), out);
-                i += k;
-                return k;
-            });
-            visit(s);
-        }, v, seed);
-        check_pull("refill_from", [&](auto&& visit) {
-            auto s = refill_from<u64>(streamify(ev), [](auto& src, u64* out, std::size_t cap) {
-                return read_into(src, out, cap, [](u64 x) { return x + 1; });
-            });
-            visit(s);
-        }, map<u64>(v, [](u64 x) { return x + 1; }), seed);
-        check_pull("batched", [&](auto&& visit) { auto s = batched(squares{0, n}, 1 + seed % 300); visit(s); },
-                   map<u64>(iota(n), [](u64 x) { return x * x; }), seed);
+        check_pull(
+            "streamify(std::vector)",
+            [&](auto&& visit) {
+                auto s = streamify(v);
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "streamify(deque range)",
+            [&](auto&& visit) {
+                auto s = streamify(dv.begin(), dv.end());
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "streamify(list range)",
+            [&](auto&& visit) {
+                auto s = streamify(lv.begin(), lv.end());
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "streamify(stxxl::vector)",
+            [&](auto&& visit) {
+                auto s = streamify(ev);
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "streamify_reverse",
+            [&](auto&& visit) {
+                auto s = streamify_reverse(ev);
+                visit(s);
+            },
+            rv, seed);
+        check_pull(
+            "generate",
+            [&](auto&& visit) {
+                auto s = generate(
+                    n, [i = std::size_t(0), &v]() mutable { return v[i++]; }, 1 + seed % 5000);
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "from_refill",
+            [&](auto&& visit) {
+                auto s =
+                    from_refill<u64>([i = std::size_t(0), &v](u64* out, std::size_t cap) mutable {
+                        std::size_t k = std::min(cap, v.size() - i);
+                        std::copy(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(i + k),
+                                  out);
+                        i += k;
+                        return k;
+                    });
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "refill_from",
+            [&](auto&& visit) {
+                auto s = refill_from<u64>(streamify(ev), [](auto& src, u64* out, std::size_t cap) {
+                    return read_into(src, out, cap, [](u64 x) { return x + 1; });
+                });
+                visit(s);
+            },
+            map<u64>(v, [](u64 x) { return x + 1; }), seed);
+        check_pull(
+            "batched",
+            [&](auto&& visit) {
+                auto s = batched(squares{0, n}, 1 + seed % 300);
+                visit(s);
+            },
+            map<u64>(iota(n), [](u64 x) { return x * x; }), seed);
         std::vector<u64> sums(n);
         std::partial_sum(v.begin(), v.end(), sums.begin());
-        check_pull("a node on buffered_pull (running_sum)", [&](auto&& visit) {
-            running_sum<decltype(streamify(ev))> s(streamify(ev));
-            visit(s);
-        }, sums, seed);
-        check_pull("any_pull_source", [&](auto&& visit) { any_pull_source<u64> s(streamify(ev)); visit(s); }, v, seed);
+        check_pull(
+            "a node on buffered_pull (running_sum)",
+            [&](auto&& visit) {
+                running_sum<decltype(streamify(ev))> s(streamify(ev));
+                visit(s);
+            },
+            sums, seed);
+        check_pull(
+            "any_pull_source",
+            [&](auto&& visit) {
+                any_pull_source<u64> s(streamify(ev));
+                visit(s);
+            },
+            v, seed);
 
         const std::string path = (dir.path() / ("file-" + std::to_string(n))).string();
         {
@@ -246,24 +303,37 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
             materialize(streamify(v), out);
             out.commit();
         }
-        check_pull("file_source", [&](auto&& visit) { auto s = file_source<u64>(path); visit(s); }, v, seed);
+        check_pull(
+            "file_source",
+            [&](auto&& visit) {
+                auto s = file_source<u64>(path);
+                visit(s);
+            },
+            v, seed);
 
         std::vector<u64> sorted(v);
         std::sort(sorted.begin(), sorted.end());
-        check_pull("pq_source", [&](auto&& visit) {
-            min_queue pq(std::greater<u64>(), small_queue());
-            for (u64 x : v) pq.push(x);
-            auto s = pq_source(pq, 1 + seed % 3000);
-            visit(s);
-        }, sorted, seed);
+        check_pull(
+            "pq_source",
+            [&](auto&& visit) {
+                min_queue pq(std::greater<u64>(), small_queue());
+                for (u64 x : v) pq.push(x);
+                auto s = pq_source(pq, 1 + seed % 3000);
+                visit(s);
+            },
+            sorted, seed);
         const u64 limit = n > 0 ? sorted[n / 2] : 0;
-        std::vector<u64> before(sorted.begin(), std::lower_bound(sorted.begin(), sorted.end(), limit));
-        check_pull("pq_source_until", [&](auto&& visit) {
-            min_queue pq(std::greater<u64>(), small_queue());
-            for (u64 x : v) pq.push(x);
-            auto s = pq_source_until(pq, limit, 1 + seed % 3000);
-            visit(s);
-        }, before, seed);
+        std::vector<u64> before(sorted.begin(),
+                                std::lower_bound(sorted.begin(), sorted.end(), limit));
+        check_pull(
+            "pq_source_until",
+            [&](auto&& visit) {
+                min_queue pq(std::greater<u64>(), small_queue());
+                for (u64 x : v) pq.push(x);
+                auto s = pq_source_until(pq, limit, 1 + seed % 3000);
+                visit(s);
+            },
+            before, seed);
     }
 }
 
@@ -277,70 +347,104 @@ TEST_CASE("scanning nodes keep the pull contract", "[conformance]") {
         const ext_vector ev = to_ext(v), ew = to_ext(w);
         auto odd = [](u64 x) { return x % 2 == 1; };
 
-        check_pull("transform", [&](auto&& visit) { auto s = streamify(ev) | transform([](u64 x) { return x ^ 5; }); visit(s); },
-                   map<u64>(v, [](u64 x) { return x ^ 5; }), seed);
+        check_pull(
+            "transform",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | transform([](u64 x) { return x ^ 5; });
+                visit(s);
+            },
+            map<u64>(v, [](u64 x) { return x ^ 5; }), seed);
         std::vector<u64> kept;
         std::copy_if(v.begin(), v.end(), std::back_inserter(kept), odd);
-        check_pull("filter", [&](auto&& visit) { auto s = streamify(ev) | filter(odd); visit(s); }, kept, seed);
+        check_pull(
+            "filter",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | filter(odd);
+                visit(s);
+            },
+            kept, seed);
 
         std::vector<u64> seen;
-        check_pull("tap", [&](auto&& visit) {
-            seen.clear();
-            auto s = streamify(ev) | tap([&](u64 x) { seen.push_back(x); });
-            visit(s);
-            CHECK(seen == v);
-        }, v, seed);
-        check_pull("tap_checksum", [&](auto&& visit) {
-            checksum sum, expect;
-            for (u64 x : v) expect.add(x);
-            auto s = streamify(ev) | tap_checksum(sum);
-            visit(s);
-            CHECK(sum == expect);
-        }, v, seed);
-        check_pull("count_progress", [&](auto&& visit) {
-            u64 counted = 0;
-            {
-                progress report([&](const progress_figures& f) {
-                    if (f.finished) counted = f.items;
-                });
-                auto phase = report.begin("conformance");
-                auto s = streamify(ev) | count_progress(phase);
+        check_pull(
+            "tap",
+            [&](auto&& visit) {
+                seen.clear();
+                auto s = streamify(ev) | tap([&](u64 x) { seen.push_back(x); });
                 visit(s);
-            }
-            CHECK(counted == n);
-        }, v, seed);
+                CHECK(seen == v);
+            },
+            v, seed);
+        check_pull(
+            "tap_checksum",
+            [&](auto&& visit) {
+                checksum sum, expect;
+                for (u64 x : v) expect.add(x);
+                auto s = streamify(ev) | tap_checksum(sum);
+                visit(s);
+                CHECK(sum == expect);
+            },
+            v, seed);
+        check_pull(
+            "count_progress",
+            [&](auto&& visit) {
+                u64 counted = 0;
+                {
+                    progress report([&](const progress_figures& f) {
+                        if (f.finished) counted = f.items;
+                    });
+                    auto phase = report.begin("conformance");
+                    auto s = streamify(ev) | count_progress(phase);
+                    visit(s);
+                }
+                CHECK(counted == n);
+            },
+            v, seed);
 
         std::vector<u64_pair> pairs;
         for (std::size_t i = 0; i < n; ++i) pairs.emplace_back(v[i], w[i]);
-        check_pull("zip(stxxl, stxxl)", [&](auto&& visit) {
-            auto a = streamify(ev);
-            auto b = streamify(ew);
-            auto s = zip(a, b);
-            visit(s);
-        }, pairs, seed);
+        check_pull(
+            "zip(stxxl, stxxl)",
+            [&](auto&& visit) {
+                auto a = streamify(ev);
+                auto b = streamify(ew);
+                auto s = zip(a, b);
+                visit(s);
+            },
+            pairs, seed);
         std::vector<u64_pair> swapped;
         for (std::size_t i = 0; i < n; ++i) swapped.emplace_back(w[i], v[i]);
-        check_pull("zip(longer, shorter)", [&](auto&& visit) { auto s = zip(streamify(ew), streamify(ev)); visit(s); },
-                   swapped, seed);
+        check_pull(
+            "zip(longer, shorter)",
+            [&](auto&& visit) {
+                auto s = zip(streamify(ew), streamify(ev));
+                visit(s);
+            },
+            swapped, seed);
 
-        check_pull("split", [&](auto&& visit) {
-            std::vector<u64> side;
-            int stops = 0;
-            count_sink<u64> counter;
-            auto s = split(streamify(ev), recorder{&side, &stops}, counter);
-            visit(s);
-            CHECK(side == v);
-            CHECK(stops == 1);
-            CHECK(counter.count() == n);
-        }, v, seed);
-        check_pull("connect", [&](auto&& visit) {
-            count_sink<u64> other_sink;
-            auto other = pump(streamify(v), other_sink);
-            auto s = connect(streamify(ev), other);
-            visit(s);
-            CHECK(other_sink.count() == n);
-            CHECK(other_sink.stopped());
-        }, v, seed);
+        check_pull(
+            "split",
+            [&](auto&& visit) {
+                std::vector<u64> side;
+                int stops = 0;
+                count_sink<u64> counter;
+                auto s = split(streamify(ev), recorder{&side, &stops}, counter);
+                visit(s);
+                CHECK(side == v);
+                CHECK(stops == 1);
+                CHECK(counter.count() == n);
+            },
+            v, seed);
+        check_pull(
+            "connect",
+            [&](auto&& visit) {
+                count_sink<u64> other_sink;
+                auto other = pump(streamify(v), other_sink);
+                auto s = connect(streamify(ev), other);
+                visit(s);
+                CHECK(other_sink.count() == n);
+                CHECK(other_sink.stopped());
+            },
+            v, seed);
     }
 }
 
@@ -353,29 +457,44 @@ TEST_CASE("async nodes keep the pull and push contracts", "[conformance]") {
         const ext_vector ev = to_ext(v);
         const std::size_t b = 1 + seed % 3000;
 
-        check_pull("streamify(stxxl) | async_pull", [&](auto&& visit) {
-            auto s = streamify(ev) | async_pull(elements(b));
-            visit(s);
-        }, v, seed);
-        check_pull("async_pull with the budget's buffers", [&](auto&& visit) {
-            auto s = streamify(ev) | async_pull();
-            visit(s);
-        }, v, seed);
-        check_pull("push_pull fed by async_push", [&](auto&& visit) {
-            push_pull_node<u64> pp(elements(b));
-            count_sink<u64> main_sink;
-            auto side = async_push(pp, elements(b));
-            auto s = connect(pp, pump(streamify(ev), side));
-            visit(s);
-        }, v, seed);
+        check_pull(
+            "streamify(stxxl) | async_pull",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | async_pull(elements(b));
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "async_pull with the budget's buffers",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | async_pull();
+                visit(s);
+            },
+            v, seed);
+        check_pull(
+            "push_pull fed by async_push",
+            [&](auto&& visit) {
+                push_pull_node<u64> pp(elements(b));
+                count_sink<u64> main_sink;
+                auto side = async_push(pp, elements(b));
+                auto s = connect(pp, pump(streamify(ev), side));
+                visit(s);
+            },
+            v, seed);
         const std::size_t chunk = 64 * (1 + seed % 8);
-        check_pull("distribute, push_transform and collect", [&](auto&& visit) {
-            push_pull_node<u64> pp0(elements(chunk)), pp1(elements(chunk));
-            auto w0 = async_push(push_transform<u64>(pp0, [](u64 x) { return x + 1; }), elements(chunk));
-            auto w1 = async_push(push_transform<u64>(pp1, [](u64 x) { return x + 1; }), elements(chunk));
-            auto s = connect(collect(chunk, pp0, pp1), pump(streamify(ev), distribute(chunk, w0, w1)));
-            visit(s);
-        }, map<u64>(v, [](u64 x) { return x + 1; }), seed);
+        check_pull(
+            "distribute, push_transform and collect",
+            [&](auto&& visit) {
+                push_pull_node<u64> pp0(elements(chunk)), pp1(elements(chunk));
+                auto w0 = async_push(push_transform<u64>(pp0, [](u64 x) { return x + 1; }),
+                                     elements(chunk));
+                auto w1 = async_push(push_transform<u64>(pp1, [](u64 x) { return x + 1; }),
+                                     elements(chunk));
+                auto s = connect(collect(chunk, pp0, pp1),
+                                 pump(streamify(ev), distribute(chunk, w0, w1)));
+                visit(s);
+            },
+            map<u64>(v, [](u64 x) { return x + 1; }), seed);
     }
 }
 
@@ -390,14 +509,22 @@ TEST_CASE("sorting nodes keep the pull contract", "[conformance]") {
         std::sort(sorted.begin(), sorted.end());
         for (bool async_runs : {true, false}) {
             const sort_options opt{async_runs, async_runs};
-            check_pull("sort", [&](auto&& visit) { auto s = streamify(ev) | sort(ascending{}, 16 << 20, opt); visit(s); },
-                       sorted, seed);
-            check_pull("sorter_node pushed by split", [&](auto&& visit) {
-                sorter_node<u64, ascending> sorter(ascending{}, 16 << 20, opt);
-                count_sink<u64> ignored;
-                materialize(split(streamify(ev), sorter), ignored);
-                visit(sorter);
-            }, sorted, seed);
+            check_pull(
+                "sort",
+                [&](auto&& visit) {
+                    auto s = streamify(ev) | sort(ascending{}, 16 << 20, opt);
+                    visit(s);
+                },
+                sorted, seed);
+            check_pull(
+                "sorter_node pushed by split",
+                [&](auto&& visit) {
+                    sorter_node<u64, ascending> sorter(ascending{}, 16 << 20, opt);
+                    count_sink<u64> ignored;
+                    materialize(split(streamify(ev), sorter), ignored);
+                    visit(sorter);
+                },
+                sorted, seed);
         }
     }
 }
@@ -436,8 +563,9 @@ TEST_CASE("push nodes deliver mixed pushes and stop once", "[conformance]") {
             CHECK((got == v && stops == 1));
         }
         {
-            auto s = batch_sink<u64>([&](const u64* p, std::size_t k) { got.insert(got.end(), p, p + k); },
-                                     [&] { ++stops; });
+            auto s = batch_sink<u64>(
+                [&](const u64* p, std::size_t k) { got.insert(got.end(), p, p + k); },
+                [&] { ++stops; });
             got.clear();
             stops = 0;
             feed_mixed(s, v, seed);
@@ -558,18 +686,26 @@ TEST_CASE("exceptions from user code reach the caller of materialize", "[conform
     const u64 at = 12345;
 
     check_throws("transform", streamify(ev) | transform(thrower{at, "transform"}));
-    check_throws("filter", streamify(v) | filter([t = thrower{at, "filter"}](u64 x) { return t(x) % 2 == 0; }));
+    check_throws("filter", streamify(v) | filter([t = thrower{at, "filter"}](u64 x) {
+                               return t(x) % 2 == 0;
+                           }));
     check_throws("tap", streamify(v) | tap([t = thrower{at, "tap"}](u64 x) { t(x); }));
-    check_throws("generate", generate(v.size(), [t = thrower{at, "generate"}, i = u64(0)]() mutable { return t(i++); }));
+    check_throws("generate", generate(v.size(), [t = thrower{at, "generate"},
+                                                 i = u64(0)]() mutable { return t(i++); }));
     check_throws("from_refill", from_refill<u64>([](u64*, std::size_t) -> std::size_t {
                      throw std::runtime_error("from_refill");
                  }));
-    check_throws("refill_from", refill_from<u64>(streamify(v), [t = thrower{at, "refill_from"}](auto& src, u64* out, std::size_t cap) {
+    check_throws("refill_from",
+                 refill_from<u64>(streamify(v), [t = thrower{at, "refill_from"}](
+                                                    auto& src, u64* out, std::size_t cap) {
                      return read_into(src, out, cap, t);
                  }));
-    check_throws("async_pull", streamify(ev) | transform(thrower{at, "async_pull"}) | async_pull(elements(1000)));
-    check_throws("any_pull_source", any_pull_source<u64>(streamify(v) | transform(thrower{at, "any_pull_source"})));
-    check_throws("sort", streamify(v) | transform(thrower{at, "sort"}) | sort(ascending{}, 16 << 20));
+    check_throws("async_pull",
+                 streamify(ev) | transform(thrower{at, "async_pull"}) | async_pull(elements(1000)));
+    check_throws("any_pull_source",
+                 any_pull_source<u64>(streamify(v) | transform(thrower{at, "any_pull_source"})));
+    check_throws("sort",
+                 streamify(v) | transform(thrower{at, "sort"}) | sort(ascending{}, 16 << 20));
 
     std::vector<u64> side;
     auto s1 = sink<u64>([t = thrower{at, "sink"}](u64 x) { t(x); });

@@ -49,7 +49,13 @@ inline bool under_address_sanitizer() {
 
 //! Input sizes worth testing: empty, one element, small and a few random larger ones.
 inline std::vector<std::size_t> test_sizes(std::mt19937_64& rng) {
-    return {0, 1, 2, 7, 4096, 4097, static_cast<std::size_t>(rng() % 30000),
+    return {0,
+            1,
+            2,
+            7,
+            4096,
+            4097,
+            static_cast<std::size_t>(rng() % 30000),
             static_cast<std::size_t>(20000 + rng() % 60000)};
 }
 

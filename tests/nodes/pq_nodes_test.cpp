@@ -72,7 +72,9 @@ TEST_CASE("push side: 1..4 concurrent producer pipelines, nothing lost or duplic
             min_queue pq(std::greater<std::uint64_t>(), small_queue());
             emflow::bulk_push_options opt;
             switch (producers) {
-                case 1: emflow::bulk_push_from(pq, n, opt, producer(0, n)); break;
+                case 1:
+                    emflow::bulk_push_from(pq, n, opt, producer(0, n));
+                    break;
                 case 2:
                     emflow::bulk_push_from(pq, 2 * n, opt, producer(0, n), producer(1, n + 1000));
                     break;
@@ -180,7 +182,8 @@ TEST_CASE("pull side with a limit emits exactly the items before it", "[pq_nodes
                 INFO("limit " << limit << " batch " << batch);
                 auto src = emflow::pq_source_until(pq, limit, batch);
                 const auto got = emflow_test::drain_mixed(src, rng, 3000);
-                const std::size_t end = std::lower_bound(ref.begin(), ref.end(), limit) - ref.begin();
+                const std::size_t end =
+                    std::lower_bound(ref.begin(), ref.end(), limit) - ref.begin();
                 REQUIRE(std::vector<std::uint64_t>(ref.begin() + done, ref.begin() + end) == got);
                 done = end;
                 REQUIRE(pq.size() == ref.size() - done);
@@ -191,8 +194,7 @@ TEST_CASE("pull side with a limit emits exactly the items before it", "[pq_nodes
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("push side: an exception in a producer reaches the caller, queue usable",
-          "[pq_nodes]") {
+TEST_CASE("push side: an exception in a producer reaches the caller, queue usable", "[pq_nodes]") {
     auto& dir = emflow_test::configure_test_disks();
     {
         min_queue pq(std::greater<std::uint64_t>(), small_queue());
@@ -221,16 +223,17 @@ TEST_CASE("push and pull side: an exception in the comparator reaches the caller
         using queue = emflow::parallel_priority_queue<std::uint64_t, throwing_greater>;
         auto countdown = std::make_shared<std::atomic<std::int64_t>>(500000);
         queue pq(throwing_greater{countdown}, small_queue());
-        REQUIRE_THROWS_WITH(emflow::bulk_push_from(pq, 800000, producer(0, 400000),
-                                                   producer(1, 400000)),
-                            "comparator failed");
+        REQUIRE_THROWS_WITH(
+            emflow::bulk_push_from(pq, 800000, producer(0, 400000), producer(1, 400000)),
+            "comparator failed");
         auto countdown2 = std::make_shared<std::atomic<std::int64_t>>(0);
         queue pq2(throwing_greater{countdown2}, small_queue());
         for (std::uint64_t i = 0; i < 200000; ++i) pq2.push(i * 7919 % 200000);
         countdown2->store(100000);
         std::vector<std::uint64_t> out;
-        REQUIRE_THROWS_WITH(emflow::materialize(emflow::pq_source(pq2, 1000), std::back_inserter(out)),
-                            "comparator failed");
+        REQUIRE_THROWS_WITH(
+            emflow::materialize(emflow::pq_source(pq2, 1000), std::back_inserter(out)),
+            "comparator failed");
     }
     CHECK(dir.entries() == 0);
 }

@@ -143,10 +143,10 @@ TEST_CASE("transform, filter and tap chains", "[nodes]") {
             }
         }
         checksum in_sum, out_sum;
-        auto chain = streamify(v) | tap_checksum(in_sum) | transform([](u64 x) { return x * 3 + 1; }) |
-                     filter([](u64 y) { return y % 4 != 0; }) |
-                     tap([&](u64 y) { tapped_sum += y; }) | transform([](u64 y) { return y + 5; }) |
-                     tap_checksum(out_sum);
+        auto chain =
+            streamify(v) | tap_checksum(in_sum) | transform([](u64 x) { return x * 3 + 1; }) |
+            filter([](u64 y) { return y % 4 != 0; }) | tap([&](u64 y) { tapped_sum += y; }) |
+            transform([](u64 y) { return y + 5; }) | tap_checksum(out_sum);
         CHECK(drain_mixed(chain, rng) == expect);
         CHECK(in_sum == ref_in);
         CHECK(out_sum == ref_out);
@@ -246,7 +246,8 @@ TEST_CASE("zip stopping at the shorter input still feeds a split on the longer o
             bool stopped = false;
             std::vector<std::pair<u64, u64>> out;
             if (async) {  // the side segment waits for push_stop() in a task of its own
-                auto side_node = async_push(recording_sink{&side, &stopped}, elements(1 + rng() % 1000));
+                auto side_node =
+                    async_push(recording_sink{&side, &stopped}, elements(1 + rng() % 1000));
                 materialize(zip(streamify(b), split(streamify(a), side_node)),
                             std::back_inserter(out));
             } else {
@@ -260,11 +261,13 @@ TEST_CASE("zip stopping at the shorter input still feeds a split on the longer o
     }
 }
 
-TEST_CASE("materialize to an output iterator and the batched adapter over an element-wise node", "[nodes]") {
+TEST_CASE("materialize to an output iterator and the batched adapter over an element-wise node",
+          "[nodes]") {
     std::mt19937_64 rng(emflow_test::test_seed());
     for (u64 n : {0, 1, 5, 10000}) {
         std::vector<u64> out;
-        materialize(batched(counting_node{0, n}, 1 + rng() % 300) | filter([](u64 x) { return x % 2 == 0; }),
+        materialize(batched(counting_node{0, n}, 1 + rng() % 300) |
+                        filter([](u64 x) { return x % 2 == 0; }),
                     std::back_inserter(out));
         std::vector<u64> expect;
         for (u64 i = 0; i < n; ++i)

@@ -33,9 +33,11 @@ TEST_CASE("sort node sorts like std::sort with every option", "[sort]") {
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     for (auto opt : all_options()) {
-        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(700000 + rng() % 10000)}) {
+        for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000),
+                              std::size_t(700000 + rng() % 10000)}) {
             auto v = emflow_test::random_values(rng, n, n / 3 + 1);  // duplicates
-            auto s = streamify(v) | transform([](u64 x) { return x * 2; }) | sort(less_u64{}, small_budget, opt);
+            auto s = streamify(v) | transform([](u64 x) { return x * 2; }) |
+                     sort(less_u64{}, small_budget, opt);
             auto got = drain_mixed(s, rng);
             std::vector<u64> expect(v);
             for (auto& x : expect) x *= 2;
@@ -53,7 +55,8 @@ TEST_CASE("push-fed sorter behind split and async push, pulled by another path",
         std::size_t n = 500000 + rng() % 1000;
         auto v = emflow_test::random_values(rng, n);
         sorter_node<u64, greater_u64> down(greater_u64{}, small_budget, opt);
-        auto up = split(streamify(v), async_push(down, elements(1 + rng() % 10000))) | sort(less_u64{}, small_budget, opt);
+        auto up = split(streamify(v), async_push(down, elements(1 + rng() % 10000))) |
+                  sort(less_u64{}, small_budget, opt);
         auto both = zip(up, down);
         auto got = drain_mixed(both, rng);
         std::vector<u64> asc(v);
@@ -93,7 +96,8 @@ TEST_CASE("sorter on 1 thread", "[sort]") {
     std::mt19937_64 rng(emflow_test::test_seed());
     auto v = emflow_test::random_values(rng, 600000);
     std::vector<u64> got;
-    materialize(streamify(v) | async_pull(elements(1000)) | sort(less_u64{}, small_budget), std::back_inserter(got));
+    materialize(streamify(v) | async_pull(elements(1000)) | sort(less_u64{}, small_budget),
+                std::back_inserter(got));
     std::sort(v.begin(), v.end());
     CHECK(got == v);
 }
@@ -113,19 +117,22 @@ TEST_CASE("plain comparators sort the whole value range, equal keys and pairs", 
         for (auto& x : v) x = rng() % 4 == 0 ? (rng() % 2 ? ~u64(0) : 0) : rng();
         std::vector<u64> up, down, same;
         materialize(streamify(v) | sort(std::less<>(), small_budget, opt), std::back_inserter(up));
-        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt), std::back_inserter(down));
+        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt),
+                    std::back_inserter(down));
         std::vector<u64> expect(v);
         std::sort(expect.begin(), expect.end());
         CHECK(up == expect);
         std::reverse(expect.begin(), expect.end());
         CHECK(down == expect);
         std::vector<u64> equal(v.size(), ~u64(0));
-        materialize(streamify(equal) | sort(std::less<>(), small_budget, opt), std::back_inserter(same));
+        materialize(streamify(equal) | sort(std::less<>(), small_budget, opt),
+                    std::back_inserter(same));
         CHECK(same == equal);
         // std::pair is not trivially copyable: sorted by tbb::parallel_sort / std::sort
         std::vector<std::pair<u64, u64>> pairs(v.size()), got;
         for (std::size_t i = 0; i < v.size(); ++i) pairs[i] = {v[i] % 7, v[i]};
-        materialize(streamify(pairs) | sort(std::less<>(), small_budget, opt), std::back_inserter(got));
+        materialize(streamify(pairs) | sort(std::less<>(), small_budget, opt),
+                    std::back_inserter(got));
         std::sort(pairs.begin(), pairs.end());
         CHECK(got == pairs);
     }
@@ -139,7 +146,8 @@ TEST_CASE("an input of one run is sorted in RAM, without disk I/O", "[sort]") {
         auto v = emflow_test::random_values(rng, 100000 + rng() % 1000);  // 0.8 MB: one run
         std::vector<u64> got;
         const auto before = stxxl::stats_data(*stxxl::stats::get_instance());
-        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt), std::back_inserter(got));
+        materialize(streamify(v) | sort(std::greater<>(), small_budget, opt),
+                    std::back_inserter(got));
         const auto io = stxxl::stats_data(*stxxl::stats::get_instance()) - before;
         std::sort(v.begin(), v.end(), std::greater<>());
         CHECK(got == v);
@@ -168,7 +176,8 @@ TEST_CASE("a merge over more runs than its budget reads at once takes extra pass
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every block", "[sort][errors]") {
+TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every block",
+          "[sort][errors]") {
     emflow::external_memory_config em;
     em.disks = {emflow::disk_spec{8 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
@@ -176,8 +185,9 @@ TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every bl
     for (auto opt : {sort_options{true, true}, sort_options{false, false}}) {
         auto big = emflow_test::random_values(rng, std::size_t(2) << 20);  // 16 MiB of runs
         std::vector<u64> none;
-        CHECK_THROWS_AS(materialize(streamify(big) | sort(less_u64{}, 2 << 20, opt), std::back_inserter(none)),
-                        stxxl::io_error);
+        CHECK_THROWS_AS(
+            materialize(streamify(big) | sort(less_u64{}, 2 << 20, opt), std::back_inserter(none)),
+            stxxl::io_error);
         CHECK(dir.entries() == 0);
         // every block is back: a sort that fits the disk works
         auto v = emflow_test::random_values(rng, 300000);
@@ -200,9 +210,12 @@ struct throwing_less {
 
 }  // namespace
 
-TEST_CASE("a throwing comparator in a parallel run reaches the caller without leaks", "[sort][errors]") {
+TEST_CASE("a throwing comparator in a parallel run reaches the caller without leaks",
+          "[sort][errors]") {
     if (emflow_test::under_address_sanitizer()) {
-        WARN("skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on throw)");
+        WARN(
+            "skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on "
+            "throw)");
         return;
     }
     auto& dir = emflow_test::configure_test_disks();
@@ -215,8 +228,10 @@ TEST_CASE("a throwing comparator in a parallel run reaches the caller without le
             v[bad_pos] = bad;
             std::vector<std::pair<u64, u64>> out;
             sorter_node<u64, less_u64> side(less_u64{}, small_budget, opt);
-            auto g = split(streamify(v) | async_pull(elements(5000)), async_push(side)) | sort(throwing_less{bad}, small_budget, opt);
-            CHECK_THROWS_WITH(materialize(zip(g, side), std::back_inserter(out)), "comparator failed");
+            auto g = split(streamify(v) | async_pull(elements(5000)), async_push(side)) |
+                     sort(throwing_less{bad}, small_budget, opt);
+            CHECK_THROWS_WITH(materialize(zip(g, side), std::back_inserter(out)),
+                              "comparator failed");
         }
     }
     CHECK(dir.entries() == 0);

@@ -26,20 +26,28 @@ namespace {
 namespace bq = emflow::ppq_detail::block_quicksort_detail;
 using keys = std::vector<std::uint64_t>;
 
-const char* const patterns[] = {"random",       "ascending",  "descending", "few-distinct",
-                                "all-equal",    "organ-pipe", "sawtooth",   "random-small-range"};
+const char* const patterns[] = {"random",    "ascending",  "descending", "few-distinct",
+                                "all-equal", "organ-pipe", "sawtooth",   "random-small-range"};
 
 keys make_keys(const std::string& pattern, std::size_t n, std::mt19937_64& rng) {
     keys v(n);
     for (std::size_t i = 0; i < n; ++i) {
-        if (pattern == "random") v[i] = rng();
-        else if (pattern == "ascending") v[i] = i;
-        else if (pattern == "descending") v[i] = n - i;
-        else if (pattern == "few-distinct") v[i] = rng() % 4;
-        else if (pattern == "all-equal") v[i] = 7;
-        else if (pattern == "organ-pipe") v[i] = i < n / 2 ? i : n - i;
-        else if (pattern == "sawtooth") v[i] = i % 97;
-        else v[i] = rng() % (n / 2 + 1);
+        if (pattern == "random")
+            v[i] = rng();
+        else if (pattern == "ascending")
+            v[i] = i;
+        else if (pattern == "descending")
+            v[i] = n - i;
+        else if (pattern == "few-distinct")
+            v[i] = rng() % 4;
+        else if (pattern == "all-equal")
+            v[i] = 7;
+        else if (pattern == "organ-pipe")
+            v[i] = i < n / 2 ? i : n - i;
+        else if (pattern == "sawtooth")
+            v[i] = i % 97;
+        else
+            v[i] = rng() % (n / 2 + 1);
     }
     return v;
 }
@@ -201,9 +209,9 @@ TEST_CASE("parallel_block_quicksort equals std::sort and propagates a throwing c
             emflow_test::throwing_greater cmp{std::make_shared<std::atomic<std::int64_t>>(when)};
             keys v = input;
             REQUIRE_THROWS_WITH(arena.execute([&] {
-                                    emflow::ppq_detail::parallel_block_quicksort(
-                                        v.data(), v.data() + v.size(), cmp, unsigned(threads));
-                                }),
+                emflow::ppq_detail::parallel_block_quicksort(v.data(), v.data() + v.size(), cmp,
+                                                             unsigned(threads));
+            }),
                                 "comparator failed");
             REQUIRE(multiset_of(v) == expected);
         }

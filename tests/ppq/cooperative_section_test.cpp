@@ -32,7 +32,8 @@ TEST_CASE("cooperative_section: turns exclude each other, loops run every iterat
             for (int r = 0; r < 200; ++r)
                 s.run([&] {
                     const long before = counter;
-                    s.for_each(hits.size(), [&](std::size_t i) { ++hits[i]; }, caller_only);
+                    s.for_each(
+                        hits.size(), [&](std::size_t i) { ++hits[i]; }, caller_only);
                     counter = before + 1;
                 });
         });
@@ -41,8 +42,10 @@ TEST_CASE("cooperative_section: turns exclude each other, loops run every iterat
     for (auto& h : hits) CHECK(h.load() == 800);
 }
 
-TEST_CASE("cooperative_section: a thread waiting for its turn runs the running turn's "
-          "iterations", "[cooperative_section]") {
+TEST_CASE(
+    "cooperative_section: a thread waiting for its turn runs the running turn's "
+    "iterations",
+    "[cooperative_section]") {
     cooperative_section s;
     std::mutex m;
     std::condition_variable cv;
@@ -77,9 +80,7 @@ TEST_CASE("cooperative_section: a thread waiting for its turn runs the running t
         cv.wait(lock, [&] { return turn_started; });
     }
     bool own_turn = false;
-    std::thread helper([&] {
-        s.run([&] { own_turn = true; });
-    });
+    std::thread helper([&] { s.run([&] { own_turn = true; }); });
     owner.join();
     helper.join();
     CHECK(helper_ran);
@@ -92,14 +93,14 @@ TEST_CASE("cooperative_section: exceptions reach the turn's owner, the section s
     CHECK_THROWS_WITH(s.run([] { throw std::runtime_error("in the turn"); }), "in the turn");
     std::atomic<int> ran{0};
     CHECK_THROWS_WITH(s.run([&] {
-                          s.for_each(
-                              16,
-                              [&](std::size_t i) {
-                                  ++ran;
-                                  if (i == 3) throw std::runtime_error("in an iteration");
-                              },
-                              caller_only);
-                      }),
+        s.for_each(
+            16,
+            [&](std::size_t i) {
+                ++ran;
+                if (i == 3) throw std::runtime_error("in an iteration");
+            },
+            caller_only);
+    }),
                       "in an iteration");
     CHECK(ran.load() == 16);  // the other iterations still ran
     bool again = false;
@@ -111,6 +112,7 @@ TEST_CASE("cooperative_section: a loop outside a turn runs on the caller",
           "[cooperative_section]") {
     cooperative_section s;
     std::vector<int> hits(10, 0);
-    s.for_each(hits.size(), [&](std::size_t i) { ++hits[i]; }, caller_only);
+    s.for_each(
+        hits.size(), [&](std::size_t i) { ++hits[i]; }, caller_only);
     for (int h : hits) CHECK(h == 1);
 }

@@ -72,7 +72,7 @@ TEST_CASE("bulk interfaces only, tiny budget, big bulks", "[ppq]") {
     mix.single = false;
     mix.limit = false;
     for (pattern p : all_patterns)
-        random_run<std::uint64_t, std::greater<std::uint64_t>>(tiny_config(4), p, base + int(p),
-                                                               60, 40000, mix);
+        random_run<std::uint64_t, std::greater<std::uint64_t>>(tiny_config(4), p, base + int(p), 60,
+                                                               40000, mix);
     CHECK(dir.entries() == 0);
 }

@@ -61,8 +61,7 @@ TEST_CASE("a full disk gives stxxl::io_error and leaves nothing behind", "[ppq]"
     }
 }
 
-TEST_CASE("a full disk during background insertion reaches the pushers or bulk_push_end",
-          "[ppq]") {
+TEST_CASE("a full disk during background insertion reaches the pushers or bulk_push_end", "[ppq]") {
     emflow::external_memory_config em;
     em.disks = {emflow::disk_spec{8 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
@@ -81,7 +80,8 @@ TEST_CASE("a full disk during background insertion reaches the pushers or bulk_p
                             for (int b = 0; b < 50; ++b) {
                                 for (std::size_t i = 0; i < batch.size(); ++i)
                                     batch[i] = (round * 100000 + t * 50000 + b * 1000 + i) *
-                                               0x9E3779B97F4A7C15ull >> 24;
+                                                   0x9E3779B97F4A7C15ull >>
+                                               24;
                                 pq.bulk_push(batch.data(), batch.size(), t);
                             }
                         } catch (const stxxl::io_error&) {

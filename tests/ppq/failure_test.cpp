@@ -21,7 +21,8 @@ struct comparator_failure : std::runtime_error {
 //! std::greater that throws once comparisons_left reaches 0.
 struct throwing_greater {
     bool operator()(std::uint64_t a, std::uint64_t b) const {
-        if (comparisons_left.fetch_sub(1, std::memory_order_relaxed) == 0) throw comparator_failure();
+        if (comparisons_left.fetch_sub(1, std::memory_order_relaxed) == 0)
+            throw comparator_failure();
         return a > b;
     }
 };
@@ -45,7 +46,8 @@ bool workload(pq_t& pq, std::mt19937_64& rng) {
 #pragma omp parallel for num_threads(2)
             for (int i = 0; i < 100000; ++i) {
                 try {
-                    const std::uint64_t x = (std::uint64_t(i) * 0x9E3779B97F4A7C15ull >> 20) + round;
+                    const std::uint64_t x =
+                        (std::uint64_t(i) * 0x9E3779B97F4A7C15ull >> 20) + round;
                     if (!failed) pq.bulk_push(x, unsigned(omp_get_thread_num()));
                 } catch (const comparator_failure&) {
                     failed = true;

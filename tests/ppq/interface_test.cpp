@@ -1,8 +1,8 @@
 // Configuration checks, misuse exceptions, statistics, and the thread-id forms of bulk_push.
-#include <catch2/catch.hpp>
-#include <emflow/ppq.hpp>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <catch2/catch.hpp>
+#include <emflow/ppq.hpp>
 
 #include <random>
 

@@ -152,8 +152,7 @@ void run_workload(const emflow::ppq_config& cfg, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("peak_memory_bytes stays within memory_bytes (default settings, 1-4 threads)",
-          "[ppq]") {
+TEST_CASE("peak_memory_bytes stays within memory_bytes (default settings, 1-4 threads)", "[ppq]") {
     auto& dir = emflow_test::configure_test_disks();
     const std::uint64_t seed = emflow_test::test_seed();
     for (unsigned threads : {1u, 2u, 4u}) {

@@ -2,10 +2,10 @@
 // driver that runs random operation sequences mixing every interface of the queue against it.
 #pragma once
 
-#include <catch2/catch.hpp>
-#include <emflow/ppq.hpp>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <catch2/catch.hpp>
+#include <emflow/ppq.hpp>
 
 #include <omp.h>
 
@@ -44,11 +44,16 @@ enum class pattern { random, ascending, descending, all_equal, few_distinct };
 
 inline const char* name(pattern p) {
     switch (p) {
-        case pattern::random: return "random";
-        case pattern::ascending: return "ascending";
-        case pattern::descending: return "descending";
-        case pattern::all_equal: return "all_equal";
-        default: return "few_distinct";
+        case pattern::random:
+            return "random";
+        case pattern::ascending:
+            return "ascending";
+        case pattern::descending:
+            return "descending";
+        case pattern::all_equal:
+            return "all_equal";
+        default:
+            return "few_distinct";
     }
 }
 
@@ -58,11 +63,16 @@ public:
     key_source(pattern p, std::uint64_t seed) : p_(p), rng_(seed) {}
     std::uint64_t next() {
         switch (p_) {
-            case pattern::random: return rng_() >> 4;
-            case pattern::ascending: return counter_ += rng_() % 3;
-            case pattern::descending: return (std::uint64_t(1) << 60) - (counter_ += rng_() % 3);
-            case pattern::all_equal: return 42;
-            default: return rng_() % 5;
+            case pattern::random:
+                return rng_() >> 4;
+            case pattern::ascending:
+                return counter_ += rng_() % 3;
+            case pattern::descending:
+                return (std::uint64_t(1) << 60) - (counter_ += rng_() % 3);
+            case pattern::all_equal:
+                return 42;
+            default:
+                return rng_() % 5;
         }
     }
     std::mt19937_64& rng() { return rng_; }
@@ -136,8 +146,8 @@ struct op_mix {
 
 //! Runs steps random operations; items per operation up to max_batch.
 template <class T, class Compare>
-void random_run(const emflow::ppq_config& cfg, pattern pat, std::uint64_t seed,
-                std::size_t steps, std::size_t max_batch, op_mix mix = op_mix()) {
+void random_run(const emflow::ppq_config& cfg, pattern pat, std::uint64_t seed, std::size_t steps,
+                std::size_t max_batch, op_mix mix = op_mix()) {
     checked_queue<T, Compare> q(cfg);
     key_source keys(pat, seed);
     item_maker<T> maker;

@@ -35,8 +35,8 @@ std::string quote(const std::string& s) { return "'" + s + "'"; }
 //! Runs emflow-sa with args (a shell word list), capturing stderr.
 run_result run_tool(const fs::path& dir, const std::string& args) {
     fs::path err = dir / "stderr.txt";
-    std::string cmd = std::string(EMFLOW_SA_PATH) + " " + args + " 2>" + quote(err.string()) +
-                      " >/dev/null";
+    std::string cmd =
+        std::string(EMFLOW_SA_PATH) + " " + args + " 2>" + quote(err.string()) + " >/dev/null";
     int status = std::system(cmd.c_str());
     std::ifstream in(err);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -87,8 +87,8 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
     CHECK(help.code == 0);
     for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
                             "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
-                            "build x -o y --queue fifo",
-                            "check x", "build x -o y --threads 0", "build x -o y --bogus"}) {
+                            "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
+                            "build x -o y --bogus"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -111,7 +111,8 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     for (const auto& [name, t] : texts) {
         write_file(text, t);
         auto ref = emflow_test::reference_sa(t);
-        for (const char* algo : {"dc3", "doubling", "quadrupling", "esais", "esais --queue stxxl"}) {
+        for (const char* algo :
+             {"dc3", "doubling", "quadrupling", "esais", "esais --queue stxxl"}) {
             for (unsigned width : {4u, 5u, 8u}) {
                 INFO(name << ", " << algo << ", " << width << " bytes");
                 auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " +
@@ -192,8 +193,8 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     expect("build " + quote(work.string()) + " -o " + quote(sa.string()), 4);  // a directory
     expect("build " + quote(text.string()) + " -o " + quote((work / "no/such/dir/x.sa").string()),
            5);
-    expect("build " + quote(text.string()) + " -o " + quote(sa.string()) +
-               " --tmp-dir " + quote((work / "missing-tmp").string()),
+    expect("build " + quote(text.string()) + " -o " + quote(sa.string()) + " --tmp-dir " +
+               quote((work / "missing-tmp").string()),
            5);
     expect(build + "--memory 64KiB", 7);
     expect(build + "--memory 16MiB --tmp-capacity 2MiB", 6);  // the temporary disk runs full

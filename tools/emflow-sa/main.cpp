@@ -4,10 +4,10 @@
 #include "errors.hpp"
 #include "options.hpp"
 
-#include <emflow/external_memory.hpp>
-#include <emflow/flow_runtime.hpp>
 #include <oneapi/tbb/global_control.h>
 #include <stxxl/bits/common/exceptions.h>
+#include <emflow/external_memory.hpp>
+#include <emflow/flow_runtime.hpp>
 
 #include <omp.h>
 #include <unistd.h>
@@ -78,9 +78,12 @@ std::string os_error_of(const std::string& what) {
 
 int run_with_width(const options& o) {
     switch (o.index_bytes) {
-        case 4: return run_width4(o);
-        case 8: return run_width8(o);
-        default: return run_width5(o);
+        case 4:
+            return run_width4(o);
+        case 8:
+            return run_width8(o);
+        default:
+            return run_width5(o);
     }
 }
 

@@ -16,17 +16,17 @@ struct usage_error : std::runtime_error {
 
 //! Everything the command line says.
 struct options {
-    std::string command;                     //!< "build", "check" or "help"
-    std::string text, output, sa;            //!< TEXT, -o OUT (build), SA (check)
-    std::string algorithm = "dc3";           //!< dc3, doubling, quadrupling, esais
-    std::string pipelining = "parallel";     //!< parallel or traditional
-    std::string queue = "ppq";               //!< --queue (esais): ppq or stxxl
-    std::uint64_t memory_bytes = 1ull << 30; //!< --memory
-    unsigned threads = 0;                    //!< --threads; 0: all cores
-    unsigned index_bytes = 5;                //!< --index-bytes: 4, 5 or 8
-    std::string tmp_dir;                     //!< --tmp-dir; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp
-    std::uint64_t tmp_capacity = 0;          //!< --tmp-capacity: fixed disk size; 0: grows
-    bool quiet = false;                      //!< --quiet: no progress, no summary
+    std::string command;                      //!< "build", "check" or "help"
+    std::string text, output, sa;             //!< TEXT, -o OUT (build), SA (check)
+    std::string algorithm = "dc3";            //!< dc3, doubling, quadrupling, esais
+    std::string pipelining = "parallel";      //!< parallel or traditional
+    std::string queue = "ppq";                //!< --queue (esais): ppq or stxxl
+    std::uint64_t memory_bytes = 1ull << 30;  //!< --memory
+    unsigned threads = 0;                     //!< --threads; 0: all cores
+    unsigned index_bytes = 5;                 //!< --index-bytes: 4, 5 or 8
+    std::string tmp_dir;             //!< --tmp-dir; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp
+    std::uint64_t tmp_capacity = 0;  //!< --tmp-capacity: fixed disk size; 0: grows
+    bool quiet = false;              //!< --quiet: no progress, no summary
 };
 
 //! The --help text.
@@ -120,8 +120,8 @@ inline options parse_args(const std::vector<std::string>& args) {
             o.output = value(i);
         } else if (a == "--algorithm") {
             o.algorithm = value(i);
-            if (o.algorithm != "dc3" && o.algorithm != "doubling" &&
-                o.algorithm != "quadrupling" && o.algorithm != "esais")
+            if (o.algorithm != "dc3" && o.algorithm != "doubling" && o.algorithm != "quadrupling" &&
+                o.algorithm != "esais")
                 throw usage_error("unknown algorithm '" + o.algorithm +
                                   "' (dc3, doubling, quadrupling or esais)");
         } else if (a == "--queue") {

@@ -149,9 +149,9 @@ int check(const options& o, progress* report) {
     }
     configure_disks(o);
     auto t0 = std::chrono::steady_clock::now();
-    check_result r = check_suffix_array<Index>(
-        [&] { return file_source<std::uint8_t>(o.text); }, n,
-        [&] { return file_source<Index>(o.sa); }, n, make_config(o, report));
+    check_result r = check_suffix_array<Index>([&] { return file_source<std::uint8_t>(o.text); }, n,
+                                               [&] { return file_source<Index>(o.sa); }, n,
+                                               make_config(o, report));
     if (!r.ok) {
         std::fprintf(stderr, "emflow-sa: not a suffix array of '%s': %s\n", o.text.c_str(),
                      r.reason.c_str());

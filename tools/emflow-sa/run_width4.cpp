@@ -2,9 +2,8 @@
 // and the construction with 4-byte tuples.
 #include "run.hpp"
 
-template void emflow::pipelines::sa::build_detail::run<std::uint32_t>(sa_algorithm, emflow_sa::open_file_text&,
-                                                       std::uint64_t,
-                                                       emflow_sa::construction_sink<std::uint32_t>&,
-                                                       const sa_config&);
+template void emflow::pipelines::sa::build_detail::run<std::uint32_t>(
+    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
+    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
 
 int emflow_sa::run_width4(const options& o) { return run<std::uint32_t>(o); }

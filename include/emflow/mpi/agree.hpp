@@ -55,9 +55,8 @@ inline void agree_on_errors(const communicator& comm, std::exception_ptr local) 
     int teller = -1;
     for (int r = 0; r < comm.size() && teller < 0; ++r)
         if (all[std::size_t(r)].failed && all[std::size_t(r)].origin == chosen) teller = r;
-    std::vector<char> told = comm.allgatherv(comm.rank() == teller
-                                                 ? std::vector<char>(text.begin(), text.end())
-                                                 : std::vector<char>());
+    std::vector<char> told = comm.allgatherv(
+        comm.rank() == teller ? std::vector<char>(text.begin(), text.end()) : std::vector<char>());
     if (comm.rank() == chosen && local) std::rethrow_exception(local);
     throw remote_error(chosen, std::string(told.begin(), told.end()));
 }

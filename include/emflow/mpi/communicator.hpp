@@ -192,7 +192,8 @@ public:
     std::vector<T> alltoallv(const std::vector<std::vector<T>>& out) const {
         static_assert(std::is_trivially_copyable_v<T>, "alltoallv sends raw bytes");
         const std::size_t p = std::size_t(size_);
-        if (out.size() != p) throw std::invalid_argument("emflow::mpi: alltoallv needs one vector per rank");
+        if (out.size() != p)
+            throw std::invalid_argument("emflow::mpi: alltoallv needs one vector per rank");
         std::vector<int> send_bytes(p), send_displs(p), recv_bytes(p), recv_displs(p);
         std::vector<T> flat;
         for (std::size_t d = 0; d < p; ++d) {
@@ -202,7 +203,8 @@ public:
         }
         MPI_Request req;
         locked_call("MPI_Ialltoall", [&] {
-            return MPI_Ialltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, comm_, &req);
+            return MPI_Ialltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT,
+                                 comm_, &req);
         });
         wait_collective(req, sizeof(int) * others());
         std::size_t total = 0;
@@ -212,8 +214,9 @@ public:
         }
         std::vector<T> in(total / sizeof(T));
         locked_call("MPI_Ialltoallv", [&] {
-            return MPI_Ialltoallv(flat.data(), send_bytes.data(), send_displs.data(), MPI_BYTE, in.data(),
-                                  recv_bytes.data(), recv_displs.data(), MPI_BYTE, comm_, &req);
+            return MPI_Ialltoallv(flat.data(), send_bytes.data(), send_displs.data(), MPI_BYTE,
+                                  in.data(), recv_bytes.data(), recv_displs.data(), MPI_BYTE, comm_,
+                                  &req);
         });
         wait_collective(req, flat.size() * sizeof(T) - std::size_t(send_bytes[std::size_t(rank_)]));
         return in;

@@ -15,9 +15,9 @@
 // * size() and empty(): reductions of the local sizes.
 // Errors: each operation ends with agree_on_errors() (agree.hpp): every rank throws if any failed.
 //
-//   emflow::mpi::distributed_ppq<msg, later> q(world, [p](const msg& m) { return int(m.target % p); });
-//   q.bulk_push(streamify(initial));
-//   while (!q.empty()) { q.bulk_pop(bulk, k); ... q.bulk_push(streamify(generated)); }
+//   emflow::mpi::distributed_ppq<msg, later> q(world, [p](const msg& m) { return int(m.target % p);
+//   }); q.bulk_push(streamify(initial)); while (!q.empty()) { q.bulk_pop(bulk, k); ...
+//   q.bulk_push(streamify(generated)); }
 #pragma once
 
 #include <emflow/mpi/agree.hpp>
@@ -42,9 +42,10 @@ public:
     using value_type = T;  //!< item type
 
     //! Collective: an empty queue on every rank of comm (ppq configuration per rank).
-    distributed_ppq(const communicator& comm, Owner owner, Compare cmp = Compare(), ppq_config cfg = ppq_config(),
-                    exchange_options xopt = exchange_options())
-        : comm_(comm.duplicate()), owner_(std::move(owner)), cmp_(cmp), local_(cmp, cfg), xopt_(xopt) {}
+    distributed_ppq(const communicator& comm, Owner owner, Compare cmp = Compare(),
+                    ppq_config cfg = ppq_config(), exchange_options xopt = exchange_options())
+        : comm_(comm.duplicate()), owner_(std::move(owner)), cmp_(cmp), local_(cmp, cfg),
+          xopt_(xopt) {}
 
     //! Collective: every rank's items of src (a pull node) into their owners' queues.
     template <class Src>
@@ -72,11 +73,11 @@ public:
         agree_on_errors(comm_, guarded([&] { local_.bulk_pop(out, k); }));
         std::size_t keep = select(out, k);
         agree_on_errors(comm_, guarded([&] {
-            if (keep == out.size()) return;
-            local_.bulk_push_begin(out.size() - keep);
-            local_.bulk_push(out.data() + keep, out.size() - keep);
-            local_.bulk_push_end();
-        }));
+                            if (keep == out.size()) return;
+                            local_.bulk_push_begin(out.size() - keep);
+                            local_.bulk_push(out.data() + keep, out.size() - keep);
+                            local_.bulk_push_end();
+                        }));
         out.resize(keep);
     }
 
@@ -139,8 +140,9 @@ private:
                 lo = hi;
                 break;
             }
-            std::sort(live.begin(), live.end(),
-                      [&](const proposal& a, const proposal& b) { return before(a.pivot, b.pivot); });
+            std::sort(live.begin(), live.end(), [&](const proposal& a, const proposal& b) {
+                return before(a.pivot, b.pivot);
+            });
             std::uint64_t acc = 0;
             const tagged* pivot = nullptr;
             for (const auto& pr : live) {
@@ -150,10 +152,13 @@ private:
             }
             // This rank's undecided candidates before the pivot, and up to it (one more if the
             // pivot is its own).
-            auto first = cand.begin() + std::ptrdiff_t(lo), last = cand.begin() + std::ptrdiff_t(hi);
-            std::size_t lt = std::size_t(std::partition_point(first, last, [&](const T& x) {
-                                             return before(at(std::size_t(&x - cand.data())), *pivot);
-                                         }) - first);
+            auto first = cand.begin() + std::ptrdiff_t(lo),
+                 last = cand.begin() + std::ptrdiff_t(hi);
+            std::size_t lt = std::size_t(
+                std::partition_point(
+                    first, last,
+                    [&](const T& x) { return before(at(std::size_t(&x - cand.data())), *pivot); }) -
+                first);
             std::size_t le = lt + (pivot->rank == self && lo + lt < hi ? 1 : 0);
             std::uint64_t global_le = comm_.allreduce_sum(le);
             if (global_le <= need) {

@@ -115,14 +115,16 @@ private:
 
 //! The p-1 weighted quantiles of all ranks' samples (collective; the same on every rank).
 template <class T, class Cmp>
-std::vector<tagged_item<T>> choose_splitters(const communicator& comm, const std::vector<tagged_item<T>>& mine,
+std::vector<tagged_item<T>> choose_splitters(const communicator& comm,
+                                             const std::vector<tagged_item<T>>& mine,
                                              std::uint64_t local_items, const Cmp& cmp,
                                              std::uint64_t& total_items) {
     std::vector<std::uint64_t> items = comm.allgather(local_items);
     std::vector<std::uint64_t> drawn = comm.allgather<std::uint64_t>(mine.size());
     std::vector<tagged_item<T>> all = comm.allgatherv(mine);
-    std::sort(all.begin(), all.end(),
-              [&](const tagged_item<T>& a, const tagged_item<T>& b) { return tagged_less(cmp, a, b); });
+    std::sort(all.begin(), all.end(), [&](const tagged_item<T>& a, const tagged_item<T>& b) {
+        return tagged_less(cmp, a, b);
+    });
     total_items = 0;
     for (std::uint64_t n : items) total_items += n;
     std::size_t p = std::size_t(comm.size());
@@ -131,7 +133,8 @@ std::vector<tagged_item<T>> choose_splitters(const communicator& comm, const std
     double cum = 0;
     for (const auto& s : all) {
         cum += double(items[s.rank]) / double(drawn[s.rank]);
-        while (splitters.size() + 1 < p && cum >= double(total_items) * double(splitters.size() + 1) / double(p))
+        while (splitters.size() + 1 < p &&
+               cum >= double(total_items) * double(splitters.size() + 1) / double(p))
             splitters.push_back(s);
     }
     while (splitters.size() + 1 < p) splitters.push_back(all.back());  // rounding at the end
@@ -144,15 +147,18 @@ std::vector<tagged_item<T>> choose_splitters(const communicator& comm, const std
 //! of comm into out (an stxxl::vector, replaced, or an output iterator): see the file comment.
 //! Collective. Throws on every rank if any rank failed.
 template <class MakeSource, class Out, class Cmp>
-distributed_sort_stats distributed_sort(const communicator& comm, MakeSource make_source, Out& out, Cmp cmp,
-                                        std::size_t memory_bytes, distributed_sort_options opt = {}) {
+distributed_sort_stats distributed_sort(const communicator& comm, MakeSource make_source, Out& out,
+                                        Cmp cmp, std::size_t memory_bytes,
+                                        distributed_sort_options opt = {}) {
     using T = value_t<decltype(make_source())>;
     distributed_sort_stats stats;
     // A bucket's share is estimated from about samples_per_rank samples: 1024 keep it within a
     // few percent; the gathered samples grow with p^2, hence the modest growth with p.
-    std::size_t samples = opt.samples_per_rank ? opt.samples_per_rank : 1024 + 64 * std::size_t(comm.size());
-    detail::reservoir_sampler<T> sampler(samples, std::uint64_t(comm.rank()),
-                                         opt.seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(comm.rank() + 1)));
+    std::size_t samples =
+        opt.samples_per_rank ? opt.samples_per_rank : 1024 + 64 * std::size_t(comm.size());
+    detail::reservoir_sampler<T> sampler(
+        samples, std::uint64_t(comm.rank()),
+        opt.seed ^ (0x9E3779B97F4A7C15ull * std::uint64_t(comm.rank() + 1)));
     std::exception_ptr error;
     try {
         materialize(make_source(), sampler);
@@ -161,13 +167,15 @@ distributed_sort_stats distributed_sort(const communicator& comm, MakeSource mak
     }
     agree_on_errors(comm, error);
     stats.input_items = sampler.seen();
-    auto splitters = detail::choose_splitters(comm, sampler.sample(), sampler.seen(), cmp, stats.total_items);
+    auto splitters =
+        detail::choose_splitters(comm, sampler.sample(), sampler.seen(), cmp, stats.total_items);
 
     std::uint64_t rank = std::uint64_t(comm.rank());
     auto rank_of = [&splitters, &cmp, rank, index = std::uint64_t(0)](const T& x) mutable {
         detail::tagged_item<T> t{x, rank, index++};
-        auto it = std::lower_bound(splitters.begin(), splitters.end(), t,
-                                   [&](const auto& s, const auto& v) { return detail::tagged_less(cmp, s, v); });
+        auto it = std::lower_bound(
+            splitters.begin(), splitters.end(), t,
+            [&](const auto& s, const auto& v) { return detail::tagged_less(cmp, s, v); });
         return int(it - splitters.begin());
     };
     try {

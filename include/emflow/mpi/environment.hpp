@@ -33,8 +33,9 @@ public:
         check(MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided), "MPI_Init_thread");
         if (provided < MPI_THREAD_SERIALIZED) {
             MPI_Finalize();
-            throw std::runtime_error("emflow::mpi: the MPI library does not support "
-                                     "MPI_THREAD_SERIALIZED");
+            throw std::runtime_error(
+                "emflow::mpi: the MPI library does not support "
+                "MPI_THREAD_SERIALIZED");
         }
         world_.emplace(MPI_COMM_WORLD);
     }

@@ -42,7 +42,8 @@ private:
     static std::string describe(int code) {
         char text[MPI_MAX_ERROR_STRING];
         int len = 0;
-        if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+        if (MPI_Error_string(code, text, &len) != MPI_SUCCESS)
+            return "MPI error " + std::to_string(code);
         return std::string(text, static_cast<std::size_t>(len));
     }
 

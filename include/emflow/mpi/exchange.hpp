@@ -86,7 +86,9 @@ public:
         fill_.assign(slot_.size(), 0);
     }
     //! Routes x.
-    void push(const T& x) { guarded([&] { route(x); }); }
+    void push(const T& x) {
+        guarded([&] { route(x); });
+    }
     //! Routes n items.
     void push_batch(const T* p, std::size_t n) {
         guarded([&] {
@@ -111,8 +113,8 @@ private:
     void route(const T& x) {
         int d = rank_of_(x);
         if (d < 0 || d >= channel_->size())
-            throw std::out_of_range("emflow::mpi: rank_of returned " + std::to_string(d) + ", not a rank of " +
-                                    std::to_string(channel_->size()));
+            throw std::out_of_range("emflow::mpi: rank_of returned " + std::to_string(d) +
+                                    ", not a rank of " + std::to_string(channel_->size()));
         std::size_t du = std::size_t(d);
         if (slot_[du] == none) slot_[du] = channel_->take_send_buffer(d, *ctx_);
         std::memcpy(channel_->payload(slot_[du]) + fill_[du] * sizeof(T), &x, sizeof(T));
@@ -203,7 +205,8 @@ public:
 
     //! src exchanged through x.
     route_node(Src&& src, exchange<value_type>& x, RankOf rank_of)
-        : src_(std::forward<Src>(src)), sender_(x.sender(std::move(rank_of))), receiver_(x.receiver()) {}
+        : src_(std::forward<Src>(src)), sender_(x.sender(std::move(rank_of))),
+          receiver_(x.receiver()) {}
 
     //! Starts src and both sides; spawns the sending segment.
     void start(run_context& ctx) {
@@ -245,8 +248,9 @@ private:
                         return;
                     }
                     std::size_t n = std::min(src_.batch_length(), scratch_.size());
-                    with_contiguous(src_.batch_begin(), n, scratch_.data(),
-                                    [&](const value_type* p, std::size_t k) { sender_.push_batch(p, k); });
+                    with_contiguous(
+                        src_.batch_begin(), n, scratch_.data(),
+                        [&](const value_type* p, std::size_t k) { sender_.push_batch(p, k); });
                     src_ += n;
                     done += n;
                 }
@@ -276,9 +280,8 @@ auto route(Src&& src, exchange<value_t<Src>>& x, RankOf rank_of) {
 //! Stage for `src | route(x, rank_of)`.
 template <class T, class RankOf>
 auto route(exchange<T>& x, RankOf rank_of) {
-    return make_stage([&x, rank_of](auto&& src) {
-        return route(std::forward<decltype(src)>(src), x, rank_of);
-    });
+    return make_stage(
+        [&x, rank_of](auto&& src) { return route(std::forward<decltype(src)>(src), x, rank_of); });
 }
 
 }  // namespace emflow::mpi

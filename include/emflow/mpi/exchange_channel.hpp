@@ -63,12 +63,12 @@ struct exchange_options {
 
 //! What an exchange moved on this rank.
 struct exchange_stats {
-    std::uint64_t items_sent = 0;          //!< items this rank sent (to every rank, itself too)
-    std::uint64_t messages_sent = 0;       //!< data messages sent
-    std::uint64_t bytes_sent = 0;          //!< bytes of all messages sent, headers included
-    std::uint64_t items_received = 0;      //!< items received from every rank
-    double send_wait_seconds = 0;          //!< time senders waited for a free buffer
-    double receive_wait_seconds = 0;       //!< time the receiver waited for a message
+    std::uint64_t items_sent = 0;      //!< items this rank sent (to every rank, itself too)
+    std::uint64_t messages_sent = 0;   //!< data messages sent
+    std::uint64_t bytes_sent = 0;      //!< bytes of all messages sent, headers included
+    std::uint64_t items_received = 0;  //!< items received from every rank
+    double send_wait_seconds = 0;      //!< time senders waited for a free buffer
+    double receive_wait_seconds = 0;   //!< time the receiver waited for a message
 };
 
 //! The engine of one exchange; see the file comment.
@@ -83,8 +83,9 @@ public:
           items_per_message_(std::max<std::size_t>(1, opt.message_bytes / item_bytes)),
           send_per_peer_(opt.send_buffers_per_peer), peer_(peers_) {
         if (opt.send_buffers_per_peer < 2 || opt.receive_buffers_per_peer < 1)
-            throw std::invalid_argument("emflow::mpi: an exchange needs at least 2 send buffers "
-                                        "and 1 receive buffer per peer");
+            throw std::invalid_argument(
+                "emflow::mpi: an exchange needs at least 2 send buffers "
+                "and 1 receive buffer per peer");
         // Room for the items, and for an ABORT's error text.
         buffer_bytes_ = header_bytes + std::max<std::size_t>(items_per_message_ * item_bytes, 1024);
         if (buffer_bytes_ > std::size_t(std::numeric_limits<int>::max()))
@@ -99,7 +100,8 @@ public:
         for (auto& b : buffers_) b.reset(new std::byte[buffer_bytes_]);
         requests_.assign(buffers_.size(), MPI_REQUEST_NULL);
         for (std::size_t d = 0; d < peers_; ++d)
-            for (std::size_t k = 0; k < send_per_peer_; ++k) peer_[d].free.push_back(d * send_per_peer_ + k);
+            for (std::size_t k = 0; k < send_per_peer_; ++k)
+                peer_[d].free.push_back(d * send_per_peer_ + k);
         for (std::size_t j = recv_base_; j < buffers_.size(); ++j) to_receive_.push_back(j);
         thread_ = std::thread([this] { progress_loop(); });
     }
@@ -112,7 +114,8 @@ public:
             std::lock_guard<std::mutex> lock(mutex_);
             if (!local_failed_ && !(finals_queued_ && consumer_done_)) {
                 if (!finals_queued_)
-                    record_local_failure(comm_.rank(), "the exchange was destroyed before its end of stream");
+                    record_local_failure(comm_.rank(),
+                                         "the exchange was destroyed before its end of stream");
                 else
                     abandoned_ = true;  // its END was sent: only what is received is dropped
             }
@@ -154,7 +157,8 @@ public:
         {
             std::lock_guard<std::mutex> lock(mutex_);
             throw_if_failed();
-            peer_[std::size_t(dest)].queued.push_back({slot, header_bytes + items * item_bytes_, items});
+            peer_[std::size_t(dest)].queued.push_back(
+                {slot, header_bytes + items * item_bytes_, items});
         }
         wake_.notify_one();
     }
@@ -181,8 +185,10 @@ public:
         }
         if (ready_.empty() && peers_done_ < peers_ && !failed()) {
             auto t0 = std::chrono::steady_clock::now();
-            wait_.wait(lock, ctx, [&] { return !ready_.empty() || peers_done_ == peers_ || failed(); });
-            stats_.receive_wait_seconds += detail::count_since(detail::counters().receive_wait_ns, t0);
+            wait_.wait(lock, ctx,
+                       [&] { return !ready_.empty() || peers_done_ == peers_ || failed(); });
+            stats_.receive_wait_seconds +=
+                detail::count_since(detail::counters().receive_wait_ns, t0);
         }
         throw_if_failed();
         if (ready_.empty()) {
@@ -231,12 +237,12 @@ private:
         std::vector<std::size_t> free;  // data slots not in use
         std::deque<outgoing> queued;    // submitted, not yet posted (in order; the final last)
         bool final_queued = false, final_done = false;
-        std::size_t in_flight = 0;        // posted sends not completed
-        std::uint64_t items_posted = 0;   // items in data messages posted to it
-        bool final_received = false;      // its END or ABORT arrived
-        std::uint64_t announced = 0;      // items its final says it sent
-        std::uint64_t received = 0;       // items received from it
-        bool done = false;                // final and all announced items received
+        std::size_t in_flight = 0;       // posted sends not completed
+        std::uint64_t items_posted = 0;  // items in data messages posted to it
+        bool final_received = false;     // its END or ABORT arrived
+        std::uint64_t announced = 0;     // items its final says it sent
+        std::uint64_t received = 0;      // items received from it
+        bool done = false;               // final and all announced items received
     };
 
     bool failed() const { return local_failed_ || remote_failed_ || engine_error_; }
@@ -249,8 +255,8 @@ private:
         if (local_failed_) throw flow_cancelled();
     }
 
-    void write_header(std::size_t slot, std::uint64_t kind, std::uint64_t items, std::uint64_t origin,
-                      std::uint64_t text_bytes) {
+    void write_header(std::size_t slot, std::uint64_t kind, std::uint64_t items,
+                      std::uint64_t origin, std::uint64_t text_bytes) {
         std::uint64_t h[4] = {kind, items, origin, text_bytes};
         std::memcpy(buffers_[slot].get(), h, sizeof(h));
     }
@@ -341,8 +347,10 @@ private:
                 }
                 peer.queued.clear();
             }
-            if (peers_done_ < peers_) recvs.swap(to_receive_);
-            else to_receive_.clear();
+            if (peers_done_ < peers_)
+                recvs.swap(to_receive_);
+            else
+                to_receive_.clear();
         }
         for (std::size_t i = 0; i < sends.size(); ++i)
             locked_call("MPI_Issend", [&] {
@@ -407,15 +415,17 @@ private:
             if (h[0] == kind_abort && !remote_failed_ && !local_failed_) {
                 remote_failed_ = true;
                 remote_origin_ = int(h[2]);
-                remote_text_.assign(reinterpret_cast<const char*>(buffers_[slot].get() + header_bytes),
-                                    std::size_t(h[3]));
+                remote_text_.assign(
+                    reinterpret_cast<const char*>(buffers_[slot].get() + header_bytes),
+                    std::size_t(h[3]));
             }
             to_receive_.push_back(slot);
         }
         if (peer.received > peer.announced && peer.final_received)
-            throw std::logic_error("emflow::mpi: rank " + std::to_string(comm_.rank()) + " received " +
-                                   std::to_string(peer.received) + " items from rank " +
-                                   std::to_string(src) + ", which sent " + std::to_string(peer.announced));
+            throw std::logic_error("emflow::mpi: rank " + std::to_string(comm_.rank()) +
+                                   " received " + std::to_string(peer.received) +
+                                   " items from rank " + std::to_string(src) + ", which sent " +
+                                   std::to_string(peer.announced));
         if (peer.final_received && !peer.done && peer.received == peer.announced) {
             peer.done = true;
             ++peers_done_;
@@ -449,13 +459,13 @@ private:
     std::vector<int> indices_;
     std::vector<MPI_Status> statuses_;
 
-    mutable std::mutex mutex_;  // guards everything below
-    wait_point wait_;           // senders waiting for buffers, the consumer for messages
+    mutable std::mutex mutex_;      // guards everything below
+    wait_point wait_;               // senders waiting for buffers, the consumer for messages
     std::condition_variable wake_;  // the progress thread waiting for work
     std::vector<peer_state> peer_;
-    std::vector<std::size_t> to_receive_;                      // receive slots to (re)post
-    std::deque<std::pair<std::size_t, std::size_t>> ready_;    // received: slot, items
-    std::optional<std::size_t> held_;                          // the consumer's message
+    std::vector<std::size_t> to_receive_;                    // receive slots to (re)post
+    std::deque<std::pair<std::size_t, std::size_t>> ready_;  // received: slot, items
+    std::optional<std::size_t> held_;                        // the consumer's message
     std::size_t peers_done_ = 0;
     bool finals_queued_ = false, consumer_done_ = false, abandoned_ = false;
     bool local_failed_ = false, remote_failed_ = false;

@@ -1,7 +1,8 @@
 // emflow/mpi/external_memory.hpp: each rank's disks in a directory of its own, so ranks sharing
 // a temp base (one machine, or a shared file system) never share or collide on temp files.
 //
-//   emflow::mpi::configure_rank_external_memory(world, cfg);   // cfg.tmp_base/rank-<r>/emflow-XXXXXX
+//   emflow::mpi::configure_rank_external_memory(world, cfg);   //
+//   cfg.tmp_base/rank-<r>/emflow-XXXXXX
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -22,7 +23,9 @@ inline const external_memory_state& configure_rank_external_memory(const communi
         emflow::detail::resolve_tmp_base(cfg.tmp_base) / ("rank-" + std::to_string(comm.rank()));
     std::error_code ec;
     bool created = std::filesystem::create_directory(dir, ec);
-    if (ec) throw config_error(emflow::detail::os_error("cannot create the rank's temp directory", dir, ec.value()));
+    if (ec)
+        throw config_error(
+            emflow::detail::os_error("cannot create the rank's temp directory", dir, ec.value()));
     cfg.tmp_base = dir.string();
     const external_memory_state& state = configure_external_memory(cfg);
     if (created && !cfg.keep_logs) std::filesystem::remove(dir, ec);

@@ -26,8 +26,10 @@ bool sorted_across_ranks(const communicator& comm, const Slice& slice, Cmp cmp) 
     ends mine{T(), T(), 0};
     bool sorted = true;
     for (auto it = slice.cbegin(); it != slice.cend(); ++it) {
-        if (mine.size == 0) mine.first = *it;
-        else sorted &= !cmp(*it, mine.last);
+        if (mine.size == 0)
+            mine.first = *it;
+        else
+            sorted &= !cmp(*it, mine.last);
         mine.last = *it;
         ++mine.size;
     }

@@ -17,12 +17,12 @@ namespace emflow::mpi {
 
 //! A snapshot of the process's communication counters.
 struct communication_stats {
-    std::uint64_t exchange_bytes_sent = 0;     //!< exchange messages to other ranks, headers included
-    std::uint64_t exchange_items_sent = 0;     //!< items sent through exchanges to other ranks
+    std::uint64_t exchange_bytes_sent = 0;  //!< exchange messages to other ranks, headers included
+    std::uint64_t exchange_items_sent = 0;  //!< items sent through exchanges to other ranks
     std::uint64_t exchange_messages_sent = 0;  //!< data messages to other ranks
     std::uint64_t collectives = 0;             //!< collective operations started
     std::uint64_t collective_bytes_sent = 0;   //!< payload this rank contributed to others in them
-    double send_wait_seconds = 0;        //!< exchange senders waiting for a free buffer (back-pressure)
+    double send_wait_seconds = 0;  //!< exchange senders waiting for a free buffer (back-pressure)
     double receive_wait_seconds = 0;     //!< exchange receivers waiting for the next message
     double collective_wait_seconds = 0;  //!< waiting for collectives to complete (for other ranks)
 
@@ -47,7 +47,8 @@ namespace detail {
 
 //! The process's counters; times in nanoseconds.
 struct communication_counters_t {
-    std::atomic<std::uint64_t> exchange_bytes_sent{0}, exchange_items_sent{0}, exchange_messages_sent{0};
+    std::atomic<std::uint64_t> exchange_bytes_sent{0}, exchange_items_sent{0},
+        exchange_messages_sent{0};
     std::atomic<std::uint64_t> collectives{0}, collective_bytes_sent{0};
     std::atomic<std::uint64_t> send_wait_ns{0}, receive_wait_ns{0}, collective_wait_ns{0};
 };
@@ -64,8 +65,11 @@ inline void count(std::atomic<std::uint64_t>& counter, std::uint64_t n) {
 }
 
 //! Adds the time since t0 to a nanosecond counter; returns it in seconds.
-inline double count_since(std::atomic<std::uint64_t>& counter, std::chrono::steady_clock::time_point t0) {
-    auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count();
+inline double count_since(std::atomic<std::uint64_t>& counter,
+                          std::chrono::steady_clock::time_point t0) {
+    auto ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
     count(counter, std::uint64_t(ns));
     return double(ns) * 1e-9;
 }
@@ -75,7 +79,9 @@ inline double count_since(std::atomic<std::uint64_t>& counter, std::chrono::stea
 //! The process's counters now.
 inline communication_stats communication_counters() {
     auto& c = detail::counters();
-    auto get = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+    auto get = [](const std::atomic<std::uint64_t>& a) {
+        return a.load(std::memory_order_relaxed);
+    };
     communication_stats s;
     s.exchange_bytes_sent = get(c.exchange_bytes_sent);
     s.exchange_items_sent = get(c.exchange_items_sent);

@@ -19,9 +19,9 @@
 //   auto stats = emflow::mpi::evaluate_dag(world, n, my_inputs, my_edges, my_values, cfg);
 #pragma once
 
-#include <emflow/nodes/streamify.hpp>
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/distributed_ppq.hpp>
+#include <emflow/nodes/streamify.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
 
@@ -34,18 +34,18 @@ namespace emflow::mpi {
 
 //! Settings of the distributed evaluation.
 struct dag_evaluation_config {
-    ppq_config queue;                 //!< each rank's message queue
-    exchange_options exchange;        //!< the exchanges of the queue's bulk pushes
-    std::uint64_t window = 1 << 14;   //!< node ids per round
-    std::uint64_t block = 256;        //!< consecutive ids per owner block
-    unsigned work = 0;                //!< hashing rounds per node (dag.hpp, node_value)
+    ppq_config queue;                //!< each rank's message queue
+    exchange_options exchange;       //!< the exchanges of the queue's bulk pushes
+    std::uint64_t window = 1 << 14;  //!< node ids per round
+    std::uint64_t block = 256;       //!< consecutive ids per owner block
+    unsigned work = 0;               //!< hashing rounds per node (dag.hpp, node_value)
 };
 
 //! What the distributed evaluation did on this rank.
 struct dag_evaluation_stats {
-    std::uint64_t windows = 0;           //!< rounds
-    std::uint64_t waves = 0;             //!< waves over all rounds
-    std::uint64_t messages_popped = 0;   //!< messages this rank took from the queue
+    std::uint64_t windows = 0;          //!< rounds
+    std::uint64_t waves = 0;            //!< waves over all rounds
+    std::uint64_t messages_popped = 0;  //!< messages this rank took from the queue
 };
 
 //! The rank owning node v.
@@ -59,7 +59,8 @@ inline int dag_node_owner(std::uint64_t v, std::uint64_t block, int ranks) {
 template <class NodeVector, class EdgeVector>
 void select_rank_part(const communicator& comm, std::uint64_t block, const NodeVector& inputs,
                       const EdgeVector& edges, NodeVector& my_inputs, EdgeVector& my_edges) {
-    if (block == 0) throw std::invalid_argument("emflow::mpi::select_rank_part: block must be >= 1");
+    if (block == 0)
+        throw std::invalid_argument("emflow::mpi::select_rank_part: block must be >= 1");
     std::uint64_t v = 0;
     for (auto it = inputs.cbegin(); it != inputs.cend(); ++it, ++v)
         if (dag_node_owner(v, block, comm.size()) == comm.rank()) my_inputs.push_back(*it);
@@ -73,21 +74,25 @@ namespace detail {
 struct message_owner {
     std::uint64_t block;
     int ranks;
-    int operator()(const pipelines::tfp::message& m) const { return dag_node_owner(m.target, block, ranks); }
+    int operator()(const pipelines::tfp::message& m) const {
+        return dag_node_owner(m.target, block, ranks);
+    }
 };
 
 //! One rank's part of a distributed evaluation: its readers, writer and window arrays.
 template <class NodeVector, class EdgeVector, class ValueVector>
 class distributed_window_evaluator {
 public:
-    distributed_window_evaluator(const communicator& comm, const NodeVector& inputs, const EdgeVector& edges,
-                                 ValueVector& values, const dag_evaluation_config& cfg)
-        : comm_(comm), cfg_(cfg), owner_{cfg.block, comm.size()}, inputs_in_(inputs), edges_in_(edges),
-          values_out_(values) {}
+    distributed_window_evaluator(const communicator& comm, const NodeVector& inputs,
+                                 const EdgeVector& edges, ValueVector& values,
+                                 const dag_evaluation_config& cfg)
+        : comm_(comm), cfg_(cfg), owner_{cfg.block, comm.size()}, inputs_in_(inputs),
+          edges_in_(edges), values_out_(values) {}
 
     //! Reads this rank's nodes of [a, b) and applies their messages (local: may throw on bad
     //! input before the collective part).
-    void prepare(std::uint64_t a, std::uint64_t b, const std::vector<pipelines::tfp::message>& popped) {
+    void prepare(std::uint64_t a, std::uint64_t b,
+                 const std::vector<pipelines::tfp::message>& popped) {
         read_window(a, b);
         for (const pipelines::tfp::message& m : popped) {
             std::size_t i = index_of(m.target);
@@ -142,20 +147,24 @@ private:
         const std::uint64_t block = cfg_.block;
         for (std::uint64_t first = a - a % block; first < b; first += block)
             if (dag_node_owner(first, block, comm_.size()) == comm_.rank())
-                for (std::uint64_t v = std::max(first, a); v < std::min(first + block, b); ++v) ids_.push_back(v);
+                for (std::uint64_t v = std::max(first, a); v < std::min(first + block, b); ++v)
+                    ids_.push_back(v);
         const std::size_t m = ids_.size();
         input_.resize(m);
         for (std::size_t i = 0; i < m; ++i) {
-            if (inputs_in_.empty()) throw std::invalid_argument("emflow::mpi::evaluate_dag: too few node inputs");
+            if (inputs_in_.empty())
+                throw std::invalid_argument("emflow::mpi::evaluate_dag: too few node inputs");
             inputs_in_ >> input_[i];
         }
         edges_.clear();
         edge_start_.assign(m + 1, 0);
         for (; !edges_in_.empty() && edges_in_->source < b; ++edges_in_) {
             const pipelines::tfp::dag_edge& e = *edges_in_;
-            if (e.source < a || e.target <= e.source || dag_node_owner(e.source, block, comm_.size()) != comm_.rank())
-                throw std::invalid_argument("emflow::mpi::evaluate_dag: edges must leave this rank's nodes, "
-                                            "go to higher ids and be sorted by source");
+            if (e.source < a || e.target <= e.source ||
+                dag_node_owner(e.source, block, comm_.size()) != comm_.rank())
+                throw std::invalid_argument(
+                    "emflow::mpi::evaluate_dag: edges must leave this rank's nodes, "
+                    "go to higher ids and be sorted by source");
             edges_.push_back(e);
             ++edge_start_[index_of(e.source) + 1];
         }
@@ -168,13 +177,15 @@ private:
 
     std::size_t index_of(std::uint64_t v) const {
         auto it = std::lower_bound(ids_.begin(), ids_.end(), v);
-        if (it == ids_.end() || *it != v) throw std::logic_error("emflow::mpi::evaluate_dag: a message for another rank");
+        if (it == ids_.end() || *it != v)
+            throw std::logic_error("emflow::mpi::evaluate_dag: a message for another rank");
         return std::size_t(it - ids_.begin());
     }
 
     //! Collective: sends each message to its target's owner; returns what this rank received.
     //! Waves are synchronous and small: one all-to-all each, not a stream (exchange).
-    std::vector<pipelines::tfp::message> route_all(const std::vector<pipelines::tfp::message>& out) {
+    std::vector<pipelines::tfp::message> route_all(
+        const std::vector<pipelines::tfp::message>& out) {
         std::vector<std::vector<pipelines::tfp::message>> per_rank(std::size_t(comm_.size()));
         for (const pipelines::tfp::message& m : out) per_rank[std::size_t(owner_(m))].push_back(m);
         return comm_.alltoallv(per_rank);
@@ -199,24 +210,27 @@ private:
 //! Collective: evaluates the DAG of n nodes whose parts the ranks hold (file comment) into
 //! values (this rank's nodes, in id order; resized). Throws on every rank if any rank failed.
 template <class NodeVector, class EdgeVector, class ValueVector>
-dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n, const NodeVector& inputs,
-                                  const EdgeVector& edges, ValueVector& values,
+dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n,
+                                  const NodeVector& inputs, const EdgeVector& edges,
+                                  ValueVector& values,
                                   const dag_evaluation_config& cfg = dag_evaluation_config()) {
     if (cfg.window == 0 || cfg.block == 0)
         throw std::invalid_argument("emflow::mpi::evaluate_dag: window and block must be >= 1");
     dag_evaluation_stats stats;
     values.clear();
     values.resize(inputs.size());
-    distributed_ppq<pipelines::tfp::message, pipelines::tfp::later_target, detail::message_owner> queue(
-        comm, detail::message_owner{cfg.block, comm.size()}, pipelines::tfp::later_target(), cfg.queue, cfg.exchange);
+    distributed_ppq<pipelines::tfp::message, pipelines::tfp::later_target, detail::message_owner>
+        queue(comm, detail::message_owner{cfg.block, comm.size()}, pipelines::tfp::later_target(),
+              cfg.queue, cfg.exchange);
     std::exception_ptr error;
     {
-        detail::distributed_window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(comm, inputs, edges,
-                                                                                           values, cfg);
+        detail::distributed_window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(
+            comm, inputs, edges, values, cfg);
         std::vector<pipelines::tfp::message> popped;
         for (std::uint64_t a = 0; a < n;) {
             const std::uint64_t b = std::min(n, a + cfg.window);
-            queue.bulk_pop_limit(popped, pipelines::tfp::message{b, pipelines::tfp::no_predecessor});
+            queue.bulk_pop_limit(popped,
+                                 pipelines::tfp::message{b, pipelines::tfp::no_predecessor});
             stats.messages_popped += popped.size();
             try {
                 evaluator.prepare(a, b, popped);
@@ -231,7 +245,8 @@ dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n, con
         }
         evaluator.finish();
     }
-    if (!queue.empty()) throw std::logic_error("emflow::mpi::evaluate_dag: messages left after the last node");
+    if (!queue.empty())
+        throw std::logic_error("emflow::mpi::evaluate_dag: messages left after the last node");
     return stats;
 }
 

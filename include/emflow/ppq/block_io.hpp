@@ -26,9 +26,9 @@ using unit_bid = stxxl::BID<disk_unit>;
 
 //! One block on disk.
 struct disk_block {
-    stxxl::file* file = nullptr;       //!< disk of a contiguous block
-    std::int64_t offset = 0;           //!< its byte offset
-    std::vector<unit_bid> scattered;   //!< the units of a non-contiguous block, else empty
+    stxxl::file* file = nullptr;      //!< disk of a contiguous block
+    std::int64_t offset = 0;          //!< its byte offset
+    std::vector<unit_bid> scattered;  //!< the units of a non-contiguous block, else empty
 };
 
 //! The in-flight requests of one block transfer (one for a contiguous block).
@@ -125,9 +125,7 @@ inline void wait_transfer_noexcept(block_requests& reqs) noexcept {
 }
 
 //! The number of disks STXXL was configured with.
-inline unsigned disk_count() {
-    return unsigned(stxxl::config::get_instance()->disks_number());
-}
+inline unsigned disk_count() { return unsigned(stxxl::config::get_instance()->disks_number()); }
 
 //! Aligned buffers of one block size, recycled; counts the bytes it holds.
 class block_pool {

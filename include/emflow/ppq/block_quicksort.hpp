@@ -31,9 +31,9 @@ namespace emflow::ppq_detail {
 
 namespace block_quicksort_detail {
 
-constexpr std::ptrdiff_t block = 128;            // items per block; offsets fit in a byte
-constexpr std::ptrdiff_t insertion_limit = 24;   // shorter ranges are insertion sorted
-constexpr std::ptrdiff_t ninther_limit = 128;    // longer ranges take the median of 9
+constexpr std::ptrdiff_t block = 128;           // items per block; offsets fit in a byte
+constexpr std::ptrdiff_t insertion_limit = 24;  // shorter ranges are insertion sorted
+constexpr std::ptrdiff_t ninther_limit = 128;   // longer ranges take the median of 9
 
 template <class T>
 void swap_items(T* a, T* b) {
@@ -245,9 +245,8 @@ void parallel_sort_loop(T* first, T* last, Less& less, int depth, bool has_pred,
             continue;
         }
         T* p = partition(first, last, [&](const T& x) { return less(x, pivot); });
-        tbb::parallel_invoke(
-            [&] { parallel_sort_loop(first, p, less, depth, has_pred, grain); },
-            [&] { parallel_sort_loop(p + 1, last, less, depth, true, grain); });
+        tbb::parallel_invoke([&] { parallel_sort_loop(first, p, less, depth, has_pred, grain); },
+                             [&] { parallel_sort_loop(p + 1, last, less, depth, true, grain); });
         return;
     }
     sort_loop(first, last, less, depth, has_pred);

@@ -44,39 +44,39 @@ namespace ppq_detail {
 
 //! The validated configuration, in items where the queue counts items.
 struct resolved_config {
-    unsigned threads = 1;              //!< insertion heaps and worker threads
-    std::size_t block_bytes = 0;       //!< bytes per external block (a multiple of 4096)
-    std::size_t block_items = 0;       //!< items per external block
-    std::size_t write_blocks = 0;      //!< write buffer blocks
-    std::size_t read_blocks = 0;       //!< read buffer blocks per external array
-    std::size_t extract_items = 0;     //!< extract buffer capacity
-    std::size_t heap_items = 0;        //!< insertion heap capacity (outside bulk phases)
-    std::size_t max_per_level = 64;    //!< arrays per level before merging
-    std::size_t memory_bytes = 0;      //!< the whole budget
-    std::size_t fixed_bytes = 0;       //!< heaps, sort scratch, extract + limit buffers, writes
-    std::size_t pool_bytes = 0;        //!< the rest: internal arrays and read buffers
+    unsigned threads = 1;            //!< insertion heaps and worker threads
+    std::size_t block_bytes = 0;     //!< bytes per external block (a multiple of 4096)
+    std::size_t block_items = 0;     //!< items per external block
+    std::size_t write_blocks = 0;    //!< write buffer blocks
+    std::size_t read_blocks = 0;     //!< read buffer blocks per external array
+    std::size_t extract_items = 0;   //!< extract buffer capacity
+    std::size_t heap_items = 0;      //!< insertion heap capacity (outside bulk phases)
+    std::size_t max_per_level = 64;  //!< arrays per level before merging
+    std::size_t memory_bytes = 0;    //!< the whole budget
+    std::size_t fixed_bytes = 0;     //!< heaps, sort scratch, extract + limit buffers, writes
+    std::size_t pool_bytes = 0;      //!< the rest: internal arrays and read buffers
 };
 
 inline std::invalid_argument config_error(const std::string& param, std::size_t minimum,
                                           const std::string& why) {
     return std::invalid_argument("emflow::parallel_priority_queue: ppq_config." + param +
-                                 " must be at least " + std::to_string(minimum) + " (" + why +
-                                 ")");
+                                 " must be at least " + std::to_string(minimum) + " (" + why + ")");
 }
 
 //! Checks cfg for items of item_bytes bytes and derives the defaults; throws
 //! std::invalid_argument naming the parameter and its minimum.
 inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
     resolved_config r;
-    r.threads = cfg.num_threads ? cfg.num_threads
-                                : std::max(1u, std::thread::hardware_concurrency());
-    if (r.threads > 1024) throw std::invalid_argument(
-        "emflow::parallel_priority_queue: ppq_config.num_threads must be at most 1024");
+    r.threads =
+        cfg.num_threads ? cfg.num_threads : std::max(1u, std::thread::hardware_concurrency());
+    if (r.threads > 1024)
+        throw std::invalid_argument(
+            "emflow::parallel_priority_queue: ppq_config.num_threads must be at most 1024");
     const std::size_t M = cfg.memory_bytes;
     const std::size_t unit = std::lcm<std::size_t>(item_bytes, 4096);
 
-    std::size_t block = cfg.block_size ? cfg.block_size
-                                       : std::clamp<std::size_t>(M / 256, 64 << 10, 2 << 20);
+    std::size_t block =
+        cfg.block_size ? cfg.block_size : std::clamp<std::size_t>(M / 256, 64 << 10, 2 << 20);
     if (block < unit) {
         if (cfg.block_size) throw config_error("block_size", unit, "lcm(sizeof(T), 4096)");
         block = unit;
@@ -101,10 +101,9 @@ inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
     if (extract_bytes < r.block_bytes)
         throw config_error("extract_buffer_bytes", r.block_bytes, "one block");
     r.extract_items = extract_bytes / item_bytes;
-    std::size_t heap_bytes =
-        cfg.insertion_heap_bytes
-            ? cfg.insertion_heap_bytes
-            : std::clamp<std::size_t>(M / 16 / r.threads, 32 << 10, 2 << 20);
+    std::size_t heap_bytes = cfg.insertion_heap_bytes
+                                 ? cfg.insertion_heap_bytes
+                                 : std::clamp<std::size_t>(M / 16 / r.threads, 32 << 10, 2 << 20);
     if (heap_bytes < 64 * item_bytes)
         throw config_error("insertion_heap_bytes", 64 * item_bytes, "64 items");
     r.heap_items = heap_bytes / item_bytes;
@@ -114,8 +113,8 @@ inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
 
     r.memory_bytes = M;
     // heaps + one heap of sort scratch + extract buffer + limit buffer + write buffers
-    r.fixed_bytes = (r.threads + 1) * r.heap_items * item_bytes +
-                    2 * r.extract_items * item_bytes + r.write_blocks * r.block_bytes;
+    r.fixed_bytes = (r.threads + 1) * r.heap_items * item_bytes + 2 * r.extract_items * item_bytes +
+                    r.write_blocks * r.block_bytes;
     // The pool must hold read buffers for at least 4 external arrays and one internal array.
     const std::size_t min_pool = 4 * r.read_blocks * r.block_bytes + r.heap_items * item_bytes;
     if (M < r.fixed_bytes + min_pool)

@@ -106,10 +106,10 @@ private:
         if (--l.helpers == 0) changed_.notify_all();
     }
 
-    std::mutex mutex_;                    // everything below
-    std::condition_variable changed_;     // a turn ended, a loop was published or finished
-    bool busy_ = false;                   // a turn is running
-    loop* loop_ = nullptr;                // the running turn's published loop
+    std::mutex mutex_;                 // everything below
+    std::condition_variable changed_;  // a turn ended, a loop was published or finished
+    bool busy_ = false;                // a turn is running
+    loop* loop_ = nullptr;             // the running turn's published loop
 };
 
 }  // namespace emflow::ppq_detail

@@ -19,8 +19,8 @@ class external_array {
 public:
     //! A hinted or loaded block.
     struct slot {
-        void* buffer = nullptr;   //!< the block's RAM buffer
-        block_requests reqs;      //!< in-flight read (empty once loaded)
+        void* buffer = nullptr;  //!< the block's RAM buffer
+        block_requests reqs;     //!< in-flight read (empty once loaded)
     };
 
     external_array(std::size_t block_bytes, std::size_t block_items, unsigned level)

@@ -244,9 +244,7 @@ public:
     }
 
 private:
-    bool participates(std::size_t i) const {
-        return participating_.empty() || participating_[i];
-    }
+    bool participates(std::size_t i) const { return participating_.empty() || participating_[i]; }
     //! The smallest item not in any participating array's current block, or nullptr.
     const T* merge_limit() const {
         std::uint32_t w = limit_tree_.winner();

@@ -23,8 +23,8 @@ public:
           half_items_(cfg.write_blocks / 2 * cfg.block_items),
           array_(std::make_unique<external_array<T>>(cfg.block_bytes, cfg.block_items, level)) {
         for (auto& h : half_) {
-            h.buffer = static_cast<T*>(std::aligned_alloc(disk_unit, cfg.write_blocks / 2 *
-                                                                         cfg.block_bytes));
+            h.buffer = static_cast<T*>(
+                std::aligned_alloc(disk_unit, cfg.write_blocks / 2 * cfg.block_bytes));
             if (!h.buffer) {
                 free_buffers();
                 throw std::bad_alloc();

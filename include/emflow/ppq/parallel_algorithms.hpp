@@ -10,11 +10,11 @@
 #include <emflow/ppq/block_quicksort.hpp>
 #include <emflow/ppq/cooperative_section.hpp>
 
-#include <parallel/algorithm>  // first: the two internal headers below are not self-contained
-#include <parallel/multiway_merge.h>
 #include <parallel/multiseq_selection.h>
+#include <parallel/multiway_merge.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <parallel/algorithm>  // first: the two internal headers below are not self-contained
 
 #include <omp.h>
 
@@ -31,7 +31,9 @@ template <class Compare>
 struct pop_order {
     Compare cmp;
     template <class T>
-    bool operator()(const T& a, const T& b) const { return cmp(b, a); }
+    bool operator()(const T& a, const T& b) const {
+        return cmp(b, a);
+    }
 };
 
 //! The threads that sort and merge: num_threads OpenMP threads (so a caller that uses OpenMP

@@ -27,7 +27,8 @@ public:
         while (leaves_ < players) leaves_ *= 2;
         node_.assign(2 * leaves_, none);
         for (std::size_t i = 0; i < players; ++i) node_[leaves_ + i] = std::uint32_t(i);
-        for (std::size_t n = leaves_ - 1; n >= 1; --n) node_[n] = play(node_[2 * n], node_[2 * n + 1]);
+        for (std::size_t n = leaves_ - 1; n >= 1; --n)
+            node_[n] = play(node_[2 * n], node_[2 * n + 1]);
         players_ = players;
     }
     //! Recomputes the games on the path of player i after its key changed.

@@ -4,7 +4,8 @@
 // for texts from files, vectors or generators.
 //
 //   any_pull_source<std::uint8_t> text(file_source<std::uint8_t>("genome"));
-//   std::function<any_pull_source<std::uint8_t>()> open = [&] { return any_pull_source<...>(...); };
+//   std::function<any_pull_source<std::uint8_t>()> open = [&] { return any_pull_source<...>(...);
+//   };
 #pragma once
 
 #include <emflow/node.hpp>

@@ -25,9 +25,8 @@ public:
     explicit any_push_sink(Sink& sink)
         : sink_(std::addressof(sink)),
           start_([](void* s, run_context& ctx) { static_cast<Sink*>(s)->start(ctx); }),
-          push_batch_([](void* s, const T* p, std::size_t n) {
-              static_cast<Sink*>(s)->push_batch(p, n);
-          }),
+          push_batch_(
+              [](void* s, const T* p, std::size_t n) { static_cast<Sink*>(s)->push_batch(p, n); }),
           push_stop_([](void* s) { static_cast<Sink*>(s)->push_stop(); }) {}
 
     //! Starts the sink.

@@ -27,17 +27,16 @@ class async_pull_node : public pull_base<async_pull_node<Src>, value_t<Src>> {
 public:
     //! src run asynchronously with two buffers of the given size each.
     async_pull_node(Src&& src, buffer_size size)
-        : src_(std::forward<Src>(src)), size_(size),
-          channel_(std::make_unique<swap_channel<T>>()) {}
+        : src_(std::forward<Src>(src)), size_(size), channel_(std::make_unique<swap_channel<T>>()) {
+    }
 
     //! Starts src, declares the buffers (allocated once assigned), spawns the first fill.
     void start(run_context& ctx) {
         src_.start(ctx);
         ctx_ = &ctx;
-        ctx.memory().declare_run_long("async_pull buffers", async_buffer_demand<T>(size_),
-                                      [this, &ctx](std::size_t b) {
-                                          channel_->open(ctx, b / 2 / sizeof(T));
-                                      });
+        ctx.memory().declare_run_long(
+            "async_pull buffers", async_buffer_demand<T>(size_),
+            [this, &ctx](std::size_t b) { channel_->open(ctx, b / 2 / sizeof(T)); });
         spawn_fill();
     }
 

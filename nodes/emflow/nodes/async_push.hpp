@@ -34,10 +34,9 @@ public:
     void start(run_context& ctx) {
         succ_.start(ctx);
         ctx_ = &ctx;
-        ctx.memory().declare_run_long("async_push buffers", async_buffer_demand<value_type>(size_),
-                                      [this, &ctx](std::size_t b) {
-                                          state_->channel.open(ctx, b / 2 / sizeof(value_type));
-                                      });
+        ctx.memory().declare_run_long(
+            "async_push buffers", async_buffer_demand<value_type>(size_),
+            [this, &ctx](std::size_t b) { state_->channel.open(ctx, b / 2 / sizeof(value_type)); });
         fill_ = 0;
     }
     //! Buffers x.

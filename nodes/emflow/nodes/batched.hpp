@@ -16,7 +16,8 @@ namespace emflow {
 //! Pull node with batches over an element-wise node.
 template <class Src>
 class batched_node
-    : public buffered_pull<batched_node<Src>, std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>> {
+    : public buffered_pull<batched_node<Src>,
+                           std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>> {
     using T = std::decay_t<decltype(*std::declval<std::decay_t<Src>&>())>;
     friend class buffered_pull<batched_node, T>;
 

@@ -47,7 +47,8 @@ public:
     //! Hands on all of src.
     template <class Src, class F>
     void drain(Src& src, F&& f) {
-        while (step(src, f)) {}
+        while (step(src, f)) {
+        }
     }
 
 private:

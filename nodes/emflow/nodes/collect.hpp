@@ -7,8 +7,8 @@
 #pragma once
 
 #include <emflow/node.hpp>
-#include <emflow/nodes/pull_base.hpp>
 #include <emflow/nodes/distribute.hpp>
+#include <emflow/nodes/pull_base.hpp>
 
 #include <algorithm>
 #include <array>
@@ -20,8 +20,8 @@ namespace emflow {
 
 //! Pull node: chunk elements of the first input, chunk of the second, ...
 template <class... Srcs>
-class collect_node
-    : public buffered_pull<collect_node<Srcs...>, value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>> {
+class collect_node : public buffered_pull<collect_node<Srcs...>,
+                                          value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>> {
     static constexpr std::size_t k = sizeof...(Srcs);
     using T = value_t<std::tuple_element_t<0, std::tuple<Srcs...>>>;
     friend class buffered_pull<collect_node, T>;

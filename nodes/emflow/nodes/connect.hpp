@@ -19,7 +19,8 @@ class connect_node : public pass_through<connect_node<Src, Other>, Src> {
 public:
     //! src, with other started alongside.
     connect_node(Src&& src, Other&& other)
-        : pass_through<connect_node, Src>(std::forward<Src>(src)), other_(std::forward<Other>(other)) {}
+        : pass_through<connect_node, Src>(std::forward<Src>(src)),
+          other_(std::forward<Other>(other)) {}
 
     //! Starts other, then src.
     void start(run_context& ctx) {

@@ -103,7 +103,8 @@ public:
         const std::size_t read_blocks = (mem_bytes - out_items_ * sizeof(T)) / block_bytes() - 1;
         while (runs_.size() + 1 > read_blocks)
             merge_smallest(std::min(blocks - 3, runs_.size() + 2 - read_blocks), blocks - 3);
-        merging_ = std::make_unique<ppq_detail::external_arrays<T, Order>>(merge_cfg_, order_, stats_);
+        merging_ =
+            std::make_unique<ppq_detail::external_arrays<T, Order>>(merge_cfg_, order_, stats_);
         merging_->set_read_budget(read_blocks);
         add_all(*merging_, runs_.begin(), runs_.end());
         runs_.clear();

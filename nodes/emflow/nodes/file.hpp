@@ -43,7 +43,8 @@ inline constexpr std::size_t io_alignment = 4096;
 //! Elements per buffer of a file node: about 1 MiB, a multiple of io_alignment bytes.
 template <class T>
 constexpr std::size_t file_chunk_elems() {
-    return io_alignment * std::max<std::size_t>(1, (std::size_t(1) << 20) / io_alignment / sizeof(T));
+    return io_alignment *
+           std::max<std::size_t>(1, (std::size_t(1) << 20) / io_alignment / sizeof(T));
 }
 
 //! An io_alignment-aligned array of n elements of T.
@@ -114,8 +115,8 @@ public:
             throw std::runtime_error("emflow: '" + path_ + "' holds " + std::to_string(size_) +
                                      " bytes, not a multiple of the element size " +
                                      std::to_string(sizeof(T)));
-        file_ = std::make_unique<stxxl::syscall_file>(
-            path_, stxxl::file::RDONLY | stxxl::file::NO_LOCK);
+        file_ = std::make_unique<stxxl::syscall_file>(path_,
+                                                      stxxl::file::RDONLY | stxxl::file::NO_LOCK);
         tail_fd_ = ::open(path_.c_str(), O_RDONLY);
         if (tail_fd_ < 0) throw detail::file_error("open", path_, errno);
         for (slot& s : slots_) {
@@ -217,7 +218,8 @@ public:
         if (fd < 0) throw detail::file_error("create a file in", dir.string(), errno);
         tail_fd_ = fd;
         tmp_ = templ;
-        file_ = std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
+        file_ =
+            std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
     }
     //! Opens the file if open() was not called, allocates the buffers.
     void start(run_context&) {

@@ -50,8 +50,7 @@ void drain(Src& src, F&& f) {
 }  // namespace detail
 
 //! Runs the graph ending in src, writing its elements to out; returns the final iterator.
-template <class Src, class OutIt,
-          std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
+template <class Src, class OutIt, std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
 OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
     run_graph([&](run_context& ctx) { src.start(ctx); },
               [&](run_context&) {
@@ -65,30 +64,31 @@ OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
 
 //! Runs the graph ending in src, replacing out's contents by its elements.
 template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
-void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out,
-                 const run_options& opt = {}) {
+void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_options& opt = {}) {
     out.clear();
-    run_graph([&](run_context& ctx) {
-                  src.start(ctx);
-                  ctx.memory().declare_run_long("vector writer",
-                                                memory_demand::fixed(vector_stream_bytes<stxxl::vector<T, P, Pager, B, A, S>>()));
-              },
-              [&](run_context&) {
-                  if constexpr (P == 1) {
-                      // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose
-                      // pages hold a single block: append through the vector's own cache.
-                      detail::drain(src, [&](auto first, std::size_t n) {
-                          for (std::size_t i = 0; i < n; ++i) out.push_back(first[i]);
-                      });
-                  } else {
-                      typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
-                      detail::drain(src, [&](auto first, std::size_t n) {
-                          for (std::size_t i = 0; i < n; ++i) writer << first[i];
-                      });
-                      writer.finish();
-                  }
-              },
-              opt);
+    run_graph(
+        [&](run_context& ctx) {
+            src.start(ctx);
+            ctx.memory().declare_run_long(
+                "vector writer",
+                memory_demand::fixed(vector_stream_bytes<stxxl::vector<T, P, Pager, B, A, S>>()));
+        },
+        [&](run_context&) {
+            if constexpr (P == 1) {
+                // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose
+                // pages hold a single block: append through the vector's own cache.
+                detail::drain(src, [&](auto first, std::size_t n) {
+                    for (std::size_t i = 0; i < n; ++i) out.push_back(first[i]);
+                });
+            } else {
+                typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
+                detail::drain(src, [&](auto first, std::size_t n) {
+                    for (std::size_t i = 0; i < n; ++i) writer << first[i];
+                });
+                writer.finish();
+            }
+        },
+        opt);
 }
 
 //! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
@@ -101,7 +101,8 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
         [&](run_context& ctx) {
             src.start(ctx);
             sink.start(ctx);
-            ctx.memory().declare_run_long("push chunk", memory_demand::fixed(default_chunk * sizeof(T)));
+            ctx.memory().declare_run_long("push chunk",
+                                          memory_demand::fixed(default_chunk * sizeof(T)));
         },
         [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
 }

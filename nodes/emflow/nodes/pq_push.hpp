@@ -90,17 +90,16 @@ void bulk_push_from(Queue& q, std::size_t approx_size, const bulk_push_options& 
     detail::require_heap_per_thread(q);
     bool opened = false;
     try {
-        run_graph(
-            [&](run_context& ctx) { (sources.start(ctx), ...); },
-            [&](run_context& ctx) {
-                // Announcing the whole bulk would let the insertion heaps grow to hold it all,
-                // deferring every sort to bulk_push_end(), after production. A small
-                // announcement keeps the heaps at their normal size, so full heaps are sorted
-                // into internal arrays by background tasks while the producers go on.
-                q.bulk_push_begin(std::min(approx_size, opt.overlap_bulk));
-                opened = true;
-                (ctx.spawn([&q, &ctx, &sources] { detail::push_all(q, sources, ctx); }), ...);
-            });
+        run_graph([&](run_context& ctx) { (sources.start(ctx), ...); },
+                  [&](run_context& ctx) {
+                      // Announcing the whole bulk would let the insertion heaps grow to hold it
+                      // all, deferring every sort to bulk_push_end(), after production. A small
+                      // announcement keeps the heaps at their normal size, so full heaps are sorted
+                      // into internal arrays by background tasks while the producers go on.
+                      q.bulk_push_begin(std::min(approx_size, opt.overlap_bulk));
+                      opened = true;
+                      (ctx.spawn([&q, &ctx, &sources] { detail::push_all(q, sources, ctx); }), ...);
+                  });
     } catch (...) {
         if (opened) detail::end_bulk_quietly(q);
         throw;

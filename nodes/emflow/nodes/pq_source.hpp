@@ -37,10 +37,12 @@ public:
     //! Reserves the batch buffer; declares it and the queue's budget (held by the queue
     //! throughout) to the run's memory plan.
     void start(run_context& ctx) {
-        ctx.memory().declare_run_long("priority queue", memory_demand::fixed(queue_.config().memory_bytes));
+        ctx.memory().declare_run_long("priority queue",
+                                      memory_demand::fixed(queue_.config().memory_bytes));
         ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(T)));
         buf_.reserve(batch_);
     }
+
 private:
     //! The next items in pop order; none once the queue (or its part before the limit) is
     //! exhausted.

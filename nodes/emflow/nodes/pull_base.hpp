@@ -10,7 +10,8 @@
 // Either hook is called only when the previous batch was consumed, and never again once it ended
 // the stream: empty() may be asked any number of times after it returned true, so a node built
 // on these bases keeps the contract of node.hpp even if its own inputs could not be asked again.
-// The hooks may be private, with `friend class pull_base<...>;` or `friend class buffered_pull<...>;`
+// The hooks may be private, with `friend class pull_base<...>;` or `friend class
+// buffered_pull<...>;`
 //
 //   template <class Src> class doubled : public buffered_pull<doubled<Src>, std::uint64_t> {
 //       ...
@@ -77,7 +78,8 @@ class buffered_pull : public pull_base<Derived, T> {
 
 public:
     //! A buffer of chunk elements (at least one).
-    explicit buffered_pull(std::size_t chunk = default_chunk) : cap_(std::max<std::size_t>(chunk, 1)) {}
+    explicit buffered_pull(std::size_t chunk = default_chunk)
+        : cap_(std::max<std::size_t>(chunk, 1)) {}
     buffered_pull(buffered_pull&&) noexcept = default;
     buffered_pull& operator=(buffered_pull&&) noexcept = default;
 

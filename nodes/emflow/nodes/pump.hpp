@@ -34,7 +34,8 @@ public:
 private:
     void spawn() {
         ctx_->spawn([this] {
-            if (chunks_.step(src_, [&](const value_type* p, std::size_t k) { succ_.push_batch(p, k); }))
+            if (chunks_.step(src_,
+                             [&](const value_type* p, std::size_t k) { succ_.push_batch(p, k); }))
                 spawn();
             else
                 succ_.push_stop();

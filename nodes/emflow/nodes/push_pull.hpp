@@ -33,10 +33,9 @@ public:
     void start(run_context& ctx) {
         if (started_) return;
         started_ = true;
-        ctx.memory().declare_run_long("push_pull buffers", async_buffer_demand<T>(size_),
-                                      [this, &ctx](std::size_t b) {
-                                          channel_->open(ctx, b / 2 / sizeof(T));
-                                      });
+        ctx.memory().declare_run_long(
+            "push_pull buffers", async_buffer_demand<T>(size_),
+            [this, &ctx](std::size_t b) { channel_->open(ctx, b / 2 / sizeof(T)); });
     }
 
     // ---- push side ----

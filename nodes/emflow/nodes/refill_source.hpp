@@ -49,7 +49,8 @@ class refill_from_node : public buffered_pull<refill_from_node<T, Src, F>, T> {
 public:
     //! f over src; chunk: batch capacity in elements.
     refill_from_node(Src&& src, F f, std::size_t chunk)
-        : buffered_pull<refill_from_node, T>(chunk), src_(std::forward<Src>(src)), f_(std::move(f)) {}
+        : buffered_pull<refill_from_node, T>(chunk), src_(std::forward<Src>(src)),
+          f_(std::move(f)) {}
 
     //! Starts src.
     void start(run_context& ctx) { src_.start(ctx); }

@@ -80,7 +80,8 @@ private:
     void read_all() {
         read_ = true;
         scratch_.resize(default_chunk);
-        while (feed(~std::uint64_t(0))) {}
+        while (feed(~std::uint64_t(0))) {
+        }
         sorter_.push_stop();
     }
 

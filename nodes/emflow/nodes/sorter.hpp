@@ -149,26 +149,27 @@ private:
         ensure_external_memory();
         const bool explicit_budget = memory_ > 0;
         if (explicit_budget && memory_ < runs_minimum())
-            throw std::invalid_argument("emflow: sorter memory budget of " + std::to_string(memory_) +
-                                        " bytes is too small (at least " +
+            throw std::invalid_argument("emflow: sorter memory budget of " +
+                                        std::to_string(memory_) + " bytes is too small (at least " +
                                         std::to_string(runs_minimum()) + ")");
         first_level_ = level;
         runs_id_ = no_id;
         if (!state_->input_done && run_capacity_ == 0) {
-            runs_id_ = plan.declare("sort runs", explicit_budget
-                                                     ? memory_demand::fixed(memory_)
-                                                     : memory_demand{runs_minimum(), unbounded_memory,
-                                                                     1, default_memory},
-                                  {}, 1);
+            runs_id_ = plan.declare(
+                "sort runs",
+                explicit_budget
+                    ? memory_demand::fixed(memory_)
+                    : memory_demand{runs_minimum(), unbounded_memory, 1, default_memory},
+                {}, 1);
             ++level;
         }
         // The merge is reserved its minimum; at its start it takes what its runs need from
         // what is free then (memory_plan::acquire).
-        merge_id_ = plan.declare_at(level, "merge",
-                                    explicit_budget ? memory_demand::fixed(memory_)
-                                                    : memory_demand{merge_minimum(), unbounded_memory,
-                                                                    0, merge_minimum()},
-                                    {}, 2);
+        merge_id_ = plan.declare_at(
+            level, "merge",
+            explicit_budget ? memory_demand::fixed(memory_)
+                            : memory_demand{merge_minimum(), unbounded_memory, 0, merge_minimum()},
+            {}, 2);
     }
 
     //! Allocates the run buffers from the run formation's assignment.
@@ -176,7 +177,8 @@ private:
         const std::size_t buffers = opt_.async_runs ? 2 : 1;
         std::size_t mem = ctx_->memory().acquire(runs_id_, ctx_->memory().assigned(runs_id_));
         const std::size_t writer = runs_type::writer_bytes();
-        run_capacity_ = std::max<std::size_t>(1, (mem - std::min(mem, writer)) / buffers / sizeof(T));
+        run_capacity_ =
+            std::max<std::size_t>(1, (mem - std::min(mem, writer)) / buffers / sizeof(T));
         state_->filling.reserve(run_capacity_);
         if (opt_.async_runs) state_->spare.reserve(run_capacity_);
     }
@@ -325,9 +327,8 @@ private:
         } else {
             plan.acquire(merge_id_, mem);
         }
-        s.runs->start_merge(mem, opt_.parallel_sort
-                                     ? unsigned(tbb::this_task_arena::max_concurrency())
-                                     : 1u);
+        s.runs->start_merge(
+            mem, opt_.parallel_sort ? unsigned(tbb::this_task_arena::max_concurrency()) : 1u);
         out_.allocate(s.runs->chunk_items());
         merging_ = merged_ = true;
     }

@@ -23,7 +23,8 @@ class split_node : public pass_through<split_node<Src, Succs...>, Src> {
 public:
     //! src, copied into succs.
     split_node(Src&& src, Succs&&... succs)
-        : pass_through<split_node, Src>(std::forward<Src>(src)), succs_(std::forward<Succs>(succs)...) {}
+        : pass_through<split_node, Src>(std::forward<Src>(src)),
+          succs_(std::forward<Succs>(succs)...) {}
 
     //! Starts src and the push successors.
     void start(run_context& ctx) {

@@ -43,8 +43,8 @@ private:
 
 //! Pull node over [first, last) of input iterators: batches are copied chunks.
 template <class It>
-class copied_range_source : public buffered_pull<copied_range_source<It>,
-                                                 typename std::iterator_traits<It>::value_type> {
+class copied_range_source
+    : public buffered_pull<copied_range_source<It>, typename std::iterator_traits<It>::value_type> {
     using T = typename std::iterator_traits<It>::value_type;
     friend class buffered_pull<copied_range_source, T>;
 
@@ -97,8 +97,9 @@ public:
 
     //! Opens the reader (prefetching starts here), declares its buffers.
     void start(run_context& ctx) {
-        ctx.memory().declare_run_long("vector reader", memory_demand::fixed(
-            vector_stream_bytes<Vector>() + default_chunk * sizeof(T)));
+        ctx.memory().declare_run_long(
+            "vector reader",
+            memory_demand::fixed(vector_stream_bytes<Vector>() + default_chunk * sizeof(T)));
         reader_ = std::make_unique<reader_type>(*vec_);
     }
 

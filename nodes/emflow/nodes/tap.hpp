@@ -68,7 +68,8 @@ template <class Src, class F>
 class tap_node : public pass_through<tap_node<Src, F>, Src> {
 public:
     //! src observed by f.
-    tap_node(Src&& src, F f) : pass_through<tap_node, Src>(std::forward<Src>(src)), f_(std::move(f)) {}
+    tap_node(Src&& src, F f)
+        : pass_through<tap_node, Src>(std::forward<Src>(src)), f_(std::move(f)) {}
 
     //! Shows the current element to f, advances.
     tap_node& operator++() {
@@ -97,9 +98,8 @@ auto tap(Src&& src, F f) {
 //! Stage for `src | tap(f)`.
 template <class F>
 auto tap(F f) {
-    return make_stage([f = std::move(f)](auto&& src) {
-        return tap(std::forward<decltype(src)>(src), f);
-    });
+    return make_stage(
+        [f = std::move(f)](auto&& src) { return tap(std::forward<decltype(src)>(src), f); });
 }
 
 //! src with every element added to sum (which must outlive the graph run).
@@ -110,9 +110,8 @@ auto tap_checksum(Src&& src, checksum& sum) {
 
 //! Stage for `src | tap_checksum(sum)`.
 inline auto tap_checksum(checksum& sum) {
-    return make_stage([&sum](auto&& src) {
-        return tap_checksum(std::forward<decltype(src)>(src), sum);
-    });
+    return make_stage(
+        [&sum](auto&& src) { return tap_checksum(std::forward<decltype(src)>(src), sum); });
 }
 
 }  // namespace emflow

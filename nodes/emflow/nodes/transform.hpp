@@ -47,7 +47,8 @@ public:
     value_type operator*() { return f_(*this->src()); }
     //! src's batch seen through f.
     auto batch_begin() {
-        return transform_iterator<decltype(this->src().batch_begin()), F>(this->src().batch_begin(), &f_);
+        return transform_iterator<decltype(this->src().batch_begin()), F>(this->src().batch_begin(),
+                                                                          &f_);
     }
 
 private:
@@ -63,9 +64,8 @@ auto transform(Src&& src, F f) {
 //! Stage for `src | transform(f)`.
 template <class F>
 auto transform(F f) {
-    return make_stage([f = std::move(f)](auto&& src) {
-        return transform(std::forward<decltype(src)>(src), f);
-    });
+    return make_stage(
+        [f = std::move(f)](auto&& src) { return transform(std::forward<decltype(src)>(src), f); });
 }
 
 }  // namespace emflow

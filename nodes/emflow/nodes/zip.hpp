@@ -57,8 +57,7 @@ private:
 };
 
 //! Pairs of the elements of a and b.
-template <class A, class B,
-          std::enable_if_t<is_pull_node_v<A> && is_pull_node_v<B>, int> = 0>
+template <class A, class B, std::enable_if_t<is_pull_node_v<A> && is_pull_node_v<B>, int> = 0>
 auto zip(A&& a, B&& b) {
     return zip_node<A, B>(std::forward<A>(a), std::forward<B>(b));
 }

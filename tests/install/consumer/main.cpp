@@ -2,8 +2,8 @@
 // (a flow graph with a sort), the PPQ and a pipeline (the time-forward evaluation of a chain).
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
-#include <emflow/ppq.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/ppq.hpp>
 
 #include <cstdint>
 #include <functional>
@@ -57,7 +57,7 @@ bool pipeline_ok() {
 int main() {
     emflow::configure_external_memory();
     const bool flow = flow_graph_ok(), pq = ppq_ok(), pipeline = pipeline_ok();
-    std::cout << "consumer: flow graph " << (flow ? "ok" : "WRONG") << ", ppq " << (pq ? "ok" : "WRONG")
-              << ", pipeline " << (pipeline ? "ok" : "WRONG") << "\n";
+    std::cout << "consumer: flow graph " << (flow ? "ok" : "WRONG") << ", ppq "
+              << (pq ? "ok" : "WRONG") << ", pipeline " << (pipeline ? "ok" : "WRONG") << "\n";
     return flow && pq && pipeline ? 0 : 1;
 }

@@ -62,7 +62,8 @@ void check_diamond(const std::vector<diamond_pair>& pairs, std::size_t sorter_by
 
 }  // namespace
 
-TEST_CASE("Diamond: traditional and parallel variants agree with the reference", "[pipelines][diamond]") {
+TEST_CASE("Diamond: traditional and parallel variants agree with the reference",
+          "[pipelines][diamond]") {
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     for (std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(400000 + rng() % 1000)}) {
@@ -79,7 +80,8 @@ TEST_CASE("Diamond: traditional and parallel variants agree with the reference",
 // Regression: with STXXL's merger, every pair with second == 0 equalled the descending sort's
 // max_value() padding under an order by the second component alone, and the merge emitted
 // padding instead of some of those pairs. The sorts by second now compare only that component.
-TEST_CASE("Diamond: pairs whose second component is 0 survive both sorts by second", "[pipelines][diamond]") {
+TEST_CASE("Diamond: pairs whose second component is 0 survive both sorts by second",
+          "[pipelines][diamond]") {
     auto& dir = emflow_test::configure_test_disks();
     std::vector<diamond_pair> pairs;
     for (std::uint64_t i = 0; i < 300000; ++i)
@@ -93,7 +95,12 @@ TEST_CASE("Diamond: the extreme pairs are sorted like any other", "[pipelines][d
     const std::uint64_t top = ~std::uint64_t(0);
     std::vector<diamond_pair> pairs;
     for (std::uint64_t i = 0; i < 200000; ++i)
-        pairs.emplace_back(i % 3 == 0 ? 0 : i % 3 == 1 ? top : i, i % 5 == 0 ? 0 : i % 5 == 1 ? top : i);
+        pairs.emplace_back(i % 3 == 0   ? 0
+                           : i % 3 == 1 ? top
+                                        : i,
+                           i % 5 == 0   ? 0
+                           : i % 5 == 1 ? top
+                                        : i);
     check_diamond(pairs, 4 << 20);
     CHECK(dir.entries() == 0);
 }

@@ -51,7 +51,8 @@ TEMPLATE_TEST_CASE("checker accepts correct suffix arrays", "[sa][checker]", std
     }
 }
 
-TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vectors", "[sa][checker]") {
+TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vectors",
+          "[sa][checker]") {
     auto& dir = emflow_test::configure_test_disks();
     auto t = emflow_test::random_text(1 << 20, 4, emflow_test::test_seed());
     auto ref = emflow_test::reference_sa(t);
@@ -67,7 +68,8 @@ TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vector
         auto r = check_suffix_array<std::uint64_t>([&] { return streamify(text); }, text.size(),
                                                    [&] { return streamify(sa); }, sa.size(), cfg);
         CHECK(r.ok);
-        CHECK(current_io_volume().bytes_written - io_before.bytes_written >= 2 * sizeof(std::uint64_t) * t.size());
+        CHECK(current_io_volume().bytes_written - io_before.bytes_written >=
+              2 * sizeof(std::uint64_t) * t.size());
         std::swap(sa[1000], sa[2000]);
         r = check_suffix_array<std::uint64_t>([&] { return streamify(text); }, text.size(),
                                               [&] { return streamify(sa); }, sa.size(), cfg);
@@ -125,14 +127,16 @@ TEST_CASE("checker reads text and array from files", "[sa][checker]") {
     auto& dir = emflow_test::configure_test_disks();
     auto t = emflow_test::random_text(300000, 256, emflow_test::test_seed());
     auto ref = emflow_test::reference_sa(t);
-    std::string text_path = (dir.path() / "text").string(), sa_path = (dir.path() / "text.sa").string();
+    std::string text_path = (dir.path() / "text").string(),
+                sa_path = (dir.path() / "text.sa").string();
     {
         std::vector<std::uint64_t> sa64(ref.begin(), ref.end());
         file_sink<std::uint8_t> ts(text_path);
         materialize(streamify(t), ts);
         ts.commit();
         file_sink<emflow::uint40> ss(sa_path);
-        materialize(streamify(sa64) | transform([](std::uint64_t x) { return emflow::uint40(x); }), ss);
+        materialize(streamify(sa64) | transform([](std::uint64_t x) { return emflow::uint40(x); }),
+                    ss);
         ss.commit();
     }
     auto r = check_suffix_array<emflow::uint40>(

@@ -136,8 +136,8 @@ TEST_CASE("dc3: the least budget", "[sa][dc3]") {
     const auto t = emflow_test::random_text(MiB / 2, 16, emflow_test::test_seed());
     const auto ref = emflow_test::reference_sa(t);
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
-        auto got = dc3_sa<std::uint32_t>(
-            t, settings(dc3_detail::external_minimum(mode), mode, 1000));
+        auto got =
+            dc3_sa<std::uint32_t>(t, settings(dc3_detail::external_minimum(mode), mode, 1000));
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
 }
@@ -165,8 +165,8 @@ TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
         dc3_detail::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
     }
     const std::vector<std::string> expected = {
-        "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
-        "DC3 level 2: in-memory suffix array",   "DC3 level 1: rank the sample",
+        "DC3 level 0: sort and name the sample",    "DC3 level 1: sort and name the sample",
+        "DC3 level 2: in-memory suffix array",      "DC3 level 1: rank the sample",
         "DC3 level 1: sort and merge the suffixes", "DC3 level 0: rank the sample",
         "DC3 level 0: sort and merge the suffixes"};
     CHECK(finished == expected);
@@ -228,9 +228,9 @@ TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3
                 });
             };
             sa_vector<std::uint32_t> out;
-            CHECK_THROWS_WITH(dc3_detail::run<std::uint32_t>(open, n, out,
-                                                             settings(24 * MiB, mode, in_memory)),
-                              "text source failed");
+            CHECK_THROWS_WITH(
+                dc3_detail::run<std::uint32_t>(open, n, out, settings(24 * MiB, mode, in_memory)),
+                "text source failed");
         }
     }
 }

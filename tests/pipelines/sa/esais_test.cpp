@@ -7,8 +7,8 @@
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <algorithm>
-#include <random>
 #include <cstdint>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -226,7 +226,7 @@ TEST_CASE("esais: an exception from the text source reaches the caller", "[sa][e
         });
     };
     sa_vector<std::uint32_t> out;
-    CHECK_THROWS_WITH(esais_detail::run<std::uint32_t>(
-                          open, n, out, settings(32 * MiB, pipelining::traditional)),
-                      "text source failed");
+    CHECK_THROWS_WITH(
+        esais_detail::run<std::uint32_t>(open, n, out, settings(32 * MiB, pipelining::traditional)),
+        "text source failed");
 }

@@ -124,8 +124,8 @@ TEST_CASE("the adaptive window stays within its bounds", "[limit_rules]") {
 TEST_CASE("the memory-derived target: a band-top bulk and its pushes fill the budget",
           "[limit_rules]") {
     for (std::size_t item : {1u, 8u, 16u, 24u, 4096u}) {
-        for (std::size_t memory : {std::size_t(64) << 10, std::size_t(32) << 20,
-                                   std::size_t(3) << 30}) {
+        for (std::size_t memory :
+             {std::size_t(64) << 10, std::size_t(32) << 20, std::size_t(3) << 30}) {
             INFO("item " << item << " bytes, budget " << memory);
             const std::size_t t = emflow::memory_target_bulk(memory, item);
             // 2t items held by the caller plus about as many pushed back fit in the budget, and
@@ -156,7 +156,10 @@ TEST_CASE("a key limit rule puts the limit a window past the top's key", "[limit
     };
     emflow::adaptive_window w(64, 4);
     auto rule = emflow::make_key_limit_rule(
-        w, [](const item& x) { return x.key; }, [](std::uint64_t k) { return item{k, -1}; });
+        w, [](const item& x) { return x.key; },
+        [](std::uint64_t k) {
+            return item{k, -1};
+        });
     CHECK(rule.next_limit(item{100, 7}).key == 116);
     rule.observe(0);
     CHECK(rule.window().width() == 32);

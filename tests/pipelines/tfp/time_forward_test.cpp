@@ -4,17 +4,17 @@
 #include <emflow/ppq.hpp>
 #include <emflow/time_forward.hpp>
 
-#include <catch2/catch.hpp>
 #include <oneapi/tbb/parallel_for.h>
+#include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <cstdint>
 #include <functional>
-#include <set>
+#include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -45,7 +45,6 @@ std::vector<std::uint64_t> successors(std::uint64_t x, std::uint64_t bound) {
     }
     return out;
 }
-
 
 //! Runs the workload from `seeds` with `rule`; checks against a shadow multiset of the queue's
 //! contents that every bulk is exactly what it should be: the next k items, or the items before
@@ -127,8 +126,7 @@ TEST_CASE("time-forward loop with limit rules extracts exactly the items before 
         // After the first few rounds the window holds bulks near the target.
         CHECK(stats.mean_bulk() >= 500);
         emflow::adaptive_window w2(2000, 20);
-        const auto cut =
-            run_workload(emflow::make_key_limit_rule(w2, key, key), 3000, 100000, 300);
+        const auto cut = run_workload(emflow::make_key_limit_rule(w2, key, key), 3000, 100000, 300);
         CHECK(cut.max_bulk <= 300);
         CHECK(cut.truncated_bulks > 0);
     }
@@ -139,7 +137,8 @@ TEST_CASE("time-forward loop on an empty queue does nothing", "[tfp]") {
     emflow_test::configure_test_disks();
     min_queue pq(std::greater<std::uint64_t>(), small_queue());
     int calls = 0;
-    const auto stats = emflow::time_forward_loop(pq, emflow::next_k{10}, [&](const auto&) { ++calls; });
+    const auto stats =
+        emflow::time_forward_loop(pq, emflow::next_k{10}, [&](const auto&) { ++calls; });
     CHECK(calls == 0);
     CHECK(stats.bulks == 0);
     CHECK_THROWS_AS(emflow::time_forward_loop(pq, emflow::next_k{0}, [](const auto&) {}),

@@ -24,10 +24,11 @@ namespace emflow::pipelines::tfp {
 
 //! The kinds of DAG generate_dag() makes (0 or 1 nodes give the empty and single-node graphs).
 enum class dag_shape {
-    chain,        //!< i -> i+1: every bulk has one node ready, the worst case for parallelism
-    wide_layers,  //!< layers of layer_width nodes, `degree` edges from each node into the next layer
-    random_local, //!< `degree` edges on average from u into (u, u+span]; density varies by region
-    random        //!< `degree` edges on average from u into (u, n)
+    chain,         //!< i -> i+1: every bulk has one node ready, the worst case for parallelism
+    wide_layers,   //!< layers of layer_width nodes, `degree` edges from each node into the next
+                   //!< layer
+    random_local,  //!< `degree` edges on average from u into (u, u+span]; density varies by region
+    random         //!< `degree` edges on average from u into (u, n)
 };
 
 //! What generate_dag() makes.
@@ -48,7 +49,8 @@ struct dag_spec {
 template <typename NodeVector, typename EdgeVector>
 void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, EdgeVector& edges) {
     if (spec.shape == dag_shape::wide_layers && spec.layer_width == 0)
-        throw std::invalid_argument("emflow::pipelines::tfp::generate_dag: layer_width must be >= 1");
+        throw std::invalid_argument(
+            "emflow::pipelines::tfp::generate_dag: layer_width must be >= 1");
     if (spec.shape == dag_shape::random_local && spec.span == 0)
         throw std::invalid_argument("emflow::pipelines::tfp::generate_dag: span must be >= 1");
     emflow::ensure_external_memory();
@@ -73,7 +75,9 @@ void generate_dag(const dag_spec& spec, std::uint64_t seed, NodeVector& inputs, 
     for (std::uint64_t u = 0; u + 1 < n; ++u) {
         targets.clear();
         switch (spec.shape) {
-            case dag_shape::chain: targets.push_back(u + 1); break;
+            case dag_shape::chain:
+                targets.push_back(u + 1);
+                break;
             case dag_shape::wide_layers: {
                 const std::uint64_t next = (u / spec.layer_width + 1) * spec.layer_width;
                 if (next >= n) break;

@@ -25,7 +25,8 @@ std::vector<std::int64_t> reference_evaluation(const NodeVector& inputs, const E
         for (; edge != edges.cend() && (*edge).source == v; ++edge) {
             const dag_edge e = *edge;
             if (e.target <= v || e.target >= n)
-                throw std::invalid_argument("emflow::pipelines::tfp: edge target out of order or range");
+                throw std::invalid_argument(
+                    "emflow::pipelines::tfp: edge target out of order or range");
             best[e.target] = std::max(best[e.target], value[v] + e.weight);
         }
     }

@@ -50,22 +50,26 @@ struct diamond_config {
 
 //! The checksums taken by nodes 1, 5, 11 and 16.
 struct diamond_checksums {
-    checksum input;       //!< node 1
-    checksum asc_path;    //!< node 5
-    checksum desc_path;   //!< node 11
-    checksum output;      //!< node 16
+    checksum input;      //!< node 1
+    checksum asc_path;   //!< node 5
+    checksum desc_path;  //!< node 11
+    checksum output;     //!< node 16
 };
 
 namespace diamond_order {
 
 //! Node 4: by second component ascending.
 struct by_second_asc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second < b.second; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
+        return a.second < b.second;
+    }
 };
 
 //! Node 10: by second component descending.
 struct by_second_desc {
-    bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a.second > b.second; }
+    bool operator()(const diamond_pair& a, const diamond_pair& b) const {
+        return a.second > b.second;
+    }
 };
 
 //! Nodes 7 and 13: by first component, ties by second (so that the output is determined).
@@ -92,8 +96,10 @@ inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& ou
         auto node9 = async_push(node10);
         auto node2 = split(node1, node9);
         auto path_a = sort(sort(node2, by_second_asc{}, mem, opt) | tap_checksum(sums.asc_path),
-                           by_first{}, mem, opt) | async_pull();
-        auto path_b = sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt) | async_pull();
+                           by_first{}, mem, opt) |
+                      async_pull();
+        auto path_b =
+            sort(node10 | tap_checksum(sums.desc_path), by_first{}, mem, opt) | async_pull();
         materialize(zip(path_a, path_b) | tap_checksum(sums.output), out, run);
     } else {
         auto node2 = split(node1, node10);

@@ -1,7 +1,8 @@
 // emflow/pipelines/sa/build.hpp: one entry point for every suffix-array construction of emflow,
 // chosen by name (as the emflow-sa tool does).
 //
-//   build_suffix_array<emflow::uint40>(sa_algorithm::dc3, [&] { return file_source<std::uint8_t>(p); },
+//   build_suffix_array<emflow::uint40>(sa_algorithm::dc3, [&] { return
+//   file_source<std::uint8_t>(p); },
 //                                      n, sa_vector, cfg);
 #pragma once
 
@@ -21,10 +22,10 @@ namespace emflow::pipelines::sa {
 
 //! The constructions.
 enum class sa_algorithm {
-    dc3,         //!< the skew algorithm (Figure 9 of the parallel pipelining paper)
-    doubling,    //!< prefix doubling (Figure 8)
-    quadrupling, //!< prefix doubling with 4-tuples: fewer, wider rounds
-    esais        //!< induced sorting on the bulk-parallel priority queue
+    dc3,          //!< the skew algorithm (Figure 9 of the parallel pipelining paper)
+    doubling,     //!< prefix doubling (Figure 8)
+    quadrupling,  //!< prefix doubling with 4-tuples: fewer, wider rounds
+    esais         //!< induced sorting on the bulk-parallel priority queue
 };
 
 //! Parses "dc3", "doubling", "quadrupling" or "esais"; std::invalid_argument otherwise.

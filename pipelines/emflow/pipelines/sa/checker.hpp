@@ -117,8 +117,8 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
             return m;
         });
     auto phase1 = begin_phase(cfg.report, "check: sort by position", n * sizeof(Index));
-    auto by_position = pairs | count_progress(phase1, sizeof(Index)) |
-                       sort(by_pos<Index>{}, sort_bytes, opt);
+    auto by_position =
+        pairs | count_progress(phase1, sizeof(Index)) | sort(by_pos<Index>{}, sort_bytes, opt);
 
     // 2. In position order: the permutation check, then (ISA[i], T[i], ISA[i+1] + 1).
     auto text = open_text();
@@ -133,12 +133,11 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
                 for (std::size_t j = 0; j < len; ++j, ++i) {
                     auto [c, pr] = b[j];
                     if (std::uint64_t(pr.pos) != i)
-                        throw violation(
-                            std::uint64_t(pr.pos) < i
-                                ? "position " + std::to_string(std::uint64_t(pr.pos)) +
-                                      " occurs twice (again at SA[" +
-                                      std::to_string(std::uint64_t(pr.rank)) + "])"
-                                : "position " + std::to_string(i) + " is missing");
+                        throw violation(std::uint64_t(pr.pos) < i
+                                            ? "position " + std::to_string(std::uint64_t(pr.pos)) +
+                                                  " occurs twice (again at SA[" +
+                                                  std::to_string(std::uint64_t(pr.rank)) + "])"
+                                            : "position " + std::to_string(i) + " is missing");
                     if (i > 0) out[m++] = {prev.rank, Index(std::uint64_t(pr.rank) + 1), prev.c};
                     prev = {pr.rank, Index(0), c};
                 }
@@ -151,28 +150,26 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
             return m;
         });
     auto phase2 = begin_phase(cfg.report, "check: sort by rank", n * sizeof(Index));
-    auto by_rank_order = triples | count_progress(phase2, sizeof(Index)) |
-                         sort(by_rank<Index>{}, sort_bytes, opt);
+    auto by_rank_order =
+        triples | count_progress(phase2, sizeof(Index)) | sort(by_rank<Index>{}, sort_bytes, opt);
 
     // 3. Adjacent suffixes ordered.
     check_result result;
     try {
         std::uint64_t k = 0;
         rank_triple<Index> last{};
-        materialize(by_rank_order,
-                    batch_sink<rank_triple<Index>>([&](const rank_triple<Index>* p,
-                                                           std::size_t len) {
-                        for (std::size_t j = 0; j < len; ++j, ++k) {
-                            const rank_triple<Index>& t = p[j];
-                            if (k > 0 && !(last.c < t.c ||
-                                           (last.c == t.c && std::uint64_t(last.next) <
-                                                                 std::uint64_t(t.next))))
-                                throw violation("the suffixes at SA[" + std::to_string(k - 1) +
-                                                "] and SA[" + std::to_string(k) +
-                                                "] are out of order");
-                            last = t;
-                        }
-                    }));
+        materialize(
+            by_rank_order,
+            batch_sink<rank_triple<Index>>([&](const rank_triple<Index>* p, std::size_t len) {
+                for (std::size_t j = 0; j < len; ++j, ++k) {
+                    const rank_triple<Index>& t = p[j];
+                    if (k > 0 && !(last.c < t.c || (last.c == t.c && std::uint64_t(last.next) <
+                                                                         std::uint64_t(t.next))))
+                        throw violation("the suffixes at SA[" + std::to_string(k - 1) +
+                                        "] and SA[" + std::to_string(k) + "] are out of order");
+                    last = t;
+                }
+            }));
     } catch (const violation& v) {
         result = {false, v.what()};
     }

@@ -5,7 +5,8 @@
 // not unique.
 //
 //   stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
-//   emflow::pipelines::sa::esais<std::uint32_t>([&] { return emflow::streamify(text); }, n, sa, cfg);
+//   emflow::pipelines::sa::esais<std::uint32_t>([&] { return emflow::streamify(text); }, n, sa,
+//   cfg);
 #pragma once
 
 #include <emflow/external_memory.hpp>

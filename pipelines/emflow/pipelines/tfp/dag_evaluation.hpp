@@ -24,9 +24,9 @@
 
 #include <emflow/limit_rules.hpp>
 #include <emflow/memory_budget.hpp>
+#include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/ppq.hpp>
 #include <emflow/progress.hpp>
-#include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/time_forward.hpp>
 
 #include <oneapi/tbb/parallel_for.h>
@@ -59,10 +59,10 @@ struct evaluation_config {
     //! The budget of the whole evaluation (file comment); 0: queue.memory_bytes and max_window
     //! as set, the rest not counted.
     std::size_t memory_bytes = 0;
-    ppq_config queue;                      //!< the message queue (its memory budget)
-    unsigned work = 0;                     //!< hashing rounds per node (dag.hpp, node_value)
-    std::uint64_t max_window = 1u << 18;   //!< most nodes per window (bounds the window's RAM)
-    progress* report = nullptr;            //!< progress of the evaluation (nodes); null: none
+    ppq_config queue;                     //!< the message queue (its memory budget)
+    unsigned work = 0;                    //!< hashing rounds per node (dag.hpp, node_value)
+    std::uint64_t max_window = 1u << 18;  //!< most nodes per window (bounds the window's RAM)
+    progress* report = nullptr;           //!< progress of the evaluation (nodes); null: none
 };
 
 //! Bytes of a window's arrays per node (values, inputs, levels, order, edge offsets, and two
@@ -73,15 +73,17 @@ inline constexpr std::size_t window_bytes_per_node = 8 * 8 + 2 * sizeof(dag_edge
 //! cfg itself if it has no budget. Throws config_error if the budget is too small.
 inline evaluation_config resolve_budget(evaluation_config cfg) {
     if (cfg.memory_bytes == 0) return cfg;
-    const std::size_t streams = vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
+    const std::size_t streams =
+        vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
     const std::size_t window_cap = cfg.memory_bytes / 8;
-    cfg.max_window = std::clamp<std::uint64_t>(window_cap / window_bytes_per_node, 1024,
-                                               cfg.max_window);
+    cfg.max_window =
+        std::clamp<std::uint64_t>(window_cap / window_bytes_per_node, 1024, cfg.max_window);
     const std::size_t window = cfg.max_window * window_bytes_per_node;
     const std::size_t queue_min = 8 << 20;
     if (cfg.memory_bytes < streams + window + 2 * queue_min)
-        throw config_error("emflow::pipelines::tfp: memory budget of " + std::to_string(cfg.memory_bytes) +
-                           " bytes is below the " + std::to_string(streams + window + 2 * queue_min) +
+        throw config_error("emflow::pipelines::tfp: memory budget of " +
+                           std::to_string(cfg.memory_bytes) + " bytes is below the " +
+                           std::to_string(streams + window + 2 * queue_min) +
                            " bytes the evaluation needs at least: vector streams " +
                            std::to_string(streams) + "; window " + std::to_string(window) +
                            "; queue and bulks " + std::to_string(2 * queue_min));
@@ -180,7 +182,8 @@ private:
             const dag_edge& e = *edges_in_;
             if (e.source < a || e.target <= e.source || e.target >= n_)
                 throw std::invalid_argument(
-                    "emflow::pipelines::tfp: edges must go from lower to higher ids, sorted by source");
+                    "emflow::pipelines::tfp: edges must go from lower to higher ids, sorted by "
+                    "source");
             window_edges_.push_back(e);
             ++edge_start_[e.source - a + 1];
         }
@@ -233,7 +236,8 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
     const evaluation_config cfg = resolve_budget(config);
     if (cfg.memory_bytes > 0) memory_plan::return_freed_memory_to_system();
     if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
-        throw std::invalid_argument("emflow::pipelines::tfp::evaluate_dag: max_window must be in [1, 2^31]");
+        throw std::invalid_argument(
+            "emflow::pipelines::tfp::evaluate_dag: max_window must be in [1, 2^31]");
     const std::uint64_t n = inputs.size();
     values.clear();
     values.resize(n);
@@ -242,7 +246,8 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
                                                                             cfg.work);
     if (n > 0) queue.push(message{0, no_predecessor});
     detail::window_limit_rule<Window> rule(window, cfg.max_window, n);
-    progress::phase ph = begin_phase(cfg.report, "time-forward evaluation", n * sizeof(std::int64_t));
+    progress::phase ph =
+        begin_phase(cfg.report, "time-forward evaluation", n * sizeof(std::int64_t));
     const time_forward_stats stats =
         time_forward_loop(queue, rule, [&](const time_forward_bulk<message_queue>& bulk) {
             const std::uint64_t before = evaluator.next_node();
@@ -252,7 +257,8 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
         });
     evaluator.finish();
     if (evaluator.next_node() != n)
-        throw std::logic_error("emflow::pipelines::tfp::evaluate_dag: the queue ran empty before the end");
+        throw std::logic_error(
+            "emflow::pipelines::tfp::evaluate_dag: the queue ran empty before the end");
     return stats;
 }
 

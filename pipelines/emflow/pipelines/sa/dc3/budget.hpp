@@ -71,7 +71,7 @@ template <class Index>
 constexpr std::uint64_t in_memory_need(std::uint64_t n) {
     if (n > std::uint64_t(1) << 56) return ~std::uint64_t(0);  // beyond any RAM (and overflow)
     return in_memory_reserve + (in_memory_32<Index>(n) ? in_memory_bytes<std::uint32_t>(n)
-                                                      : in_memory_bytes<std::uint64_t>(n));
+                                                       : in_memory_bytes<std::uint64_t>(n));
 }
 
 //! Least budget of DC3 on n symbols.

@@ -45,8 +45,7 @@ void suffix_array_in_memory(const I* s, std::size_t n, std::size_t sigma, I* sa)
         std::size_t name = 0;
         for (std::size_t k = 0; k < m; ++k) {
             const I* t = s + b[k];
-            if (k == 0 || t[0] != s[b[k - 1]] || t[1] != s[b[k - 1] + 1] ||
-                t[2] != s[b[k - 1] + 2])
+            if (k == 0 || t[0] != s[b[k - 1]] || t[1] != s[b[k - 1] + 1] || t[2] != s[b[k - 1] + 2])
                 ++name;
             r[reduced(b[k])] = I(name);
         }
@@ -91,9 +90,10 @@ void suffix_array_in_memory(const I* s, std::size_t n, std::size_t sigma, I* sa)
             if (j % 3 == 1)
                 sample_first = s[j] < s[i] || (s[j] == s[i] && rank(j + 1) < rank(i + 1));
             else
-                sample_first = s[j] < s[i] || (s[j] == s[i] && (s[j + 1] < s[i + 1] ||
-                                                                (s[j + 1] == s[i + 1] &&
-                                                                 rank(j + 2) < rank(i + 2))));
+                sample_first =
+                    s[j] < s[i] ||
+                    (s[j] == s[i] &&
+                     (s[j + 1] < s[i + 1] || (s[j + 1] == s[i + 1] && rank(j + 2) < rank(i + 2))));
         }
         if (sample_first) {
             sa[out++] = I(j);

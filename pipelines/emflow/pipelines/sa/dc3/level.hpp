@@ -61,8 +61,8 @@ void write_vector(Src&& src, V& v) {
 template <class Index, class I, class OpenText, class Out>
 void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& out,
                      const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
-    auto ph = begin_phase(cfg.report, phase_name(level, "in-memory suffix array"),
-                          n * symbol_bytes);
+    auto ph =
+        begin_phase(cfg.report, phase_name(level, "in-memory suffix array"), n * symbol_bytes);
     std::vector<I> s;
     s.reserve(n + 3);
     materialize(count_progress(open_text(), ph, symbol_bytes) |
@@ -98,8 +98,8 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
     const sort_options opt{Async, Async};
     const std::size_t mem = sorter_budget(cfg, 2);  // the first merges while the second fills
     const std::uint64_t n0 = (n + 2) / 3;
-    auto ph = begin_phase(cfg.report, phase_name(level, "sort and name the sample"),
-                          n * symbol_bytes);
+    auto ph =
+        begin_phase(cfg.report, phase_name(level, "sort and name the sample"), n * symbol_bytes);
     using T = triple<Sym, Index>;
     std::uint64_t count = 0;
     auto name = [&count, n0, prev = T{}](const T& t) mutable {
@@ -111,8 +111,8 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
     };
     auto triples = scan_triples<Sym, Index>(count_progress(open_text(), ph, symbol_bytes), n);
     auto sorted = decouple<Async>(sort(std::move(triples), by_symbols<Sym, Index>{}, mem, opt));
-    auto by_position = decouple<Async>(sort(map_each(std::move(sorted), name), by_key<Index>{},
-                                            mem, opt));
+    auto by_position =
+        decouple<Async>(sort(map_each(std::move(sorted), name), by_key<Index>{}, mem, opt));
     write_vector(std::move(by_position) | transform([](const keyed<Index>& k) { return k.value; }),
                  names);
     return count;
@@ -122,12 +122,12 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
 template <bool Async, class Index>
 void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_settings& cfg,
             unsigned level) {
-    auto ph = begin_phase(cfg.report, phase_name(level, "rank the sample"),
-                          sa.size() * sizeof(Index));
-    auto pairs = map_each(count_progress(streamify(sa), ph),
-                          [k = std::uint64_t(0)](const Index& j) mutable {
-                              return keyed<Index>{j, Index(++k)};
-                          });
+    auto ph =
+        begin_phase(cfg.report, phase_name(level, "rank the sample"), sa.size() * sizeof(Index));
+    auto pairs =
+        map_each(count_progress(streamify(sa), ph), [k = std::uint64_t(0)](const Index& j) mutable {
+            return keyed<Index>{j, Index(++k)};
+        });
     auto sorted = decouple<Async>(
         sort(std::move(pairs), by_key<Index>{}, sorter_budget(cfg, 1), sort_options{Async, Async}));
     write_vector(std::move(sorted) | transform([](const keyed<Index>& k) { return k.value; }),

@@ -103,8 +103,8 @@ auto scan_triples(Text&& text, std::uint64_t n) {
 //! Pull node applying f(x) to every element x of src exactly once, in order (f may keep state,
 //! unlike transform's).
 template <class Src, class F>
-class scan_map
-    : public buffered_pull<scan_map<Src, F>, std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>> {
+class scan_map : public buffered_pull<scan_map<Src, F>,
+                                      std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>> {
     using T = std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>;
     friend class buffered_pull<scan_map, T>;
 

@@ -30,8 +30,8 @@ class class_scan
 public:
     //! The classes of text (n symbols) with ranks (its reduced text's inverse suffix array).
     class_scan(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1, Succ2&& succ2)
-        : window_(std::forward<Text>(text)), ranks_(&ranks), n_(n), n0_((n + 2) / 3),
-          n2_(n / 3), succ1_(std::forward<Succ1>(succ1)), succ2_(std::forward<Succ2>(succ2)) {}
+        : window_(std::forward<Text>(text)), ranks_(&ranks), n_(n), n0_((n + 2) / 3), n2_(n / 3),
+          succ1_(std::forward<Succ1>(succ1)), succ2_(std::forward<Succ2>(succ2)) {}
 
     //! Starts the text and the push successors, opens the rank readers.
     void start(run_context& ctx) {
@@ -63,8 +63,8 @@ private:
         for (; k < cap && b_ < n0_; ++b_) {
             const Sym* t = window_.next();
             const std::uint64_t i = 3 * b_;
-            const Index r1 = r1_cur_;                            // r[i+1]
-            const Index r2 = b_ < n2_ ? read(*r2_) : Index(0);   // r[i+2]
+            const Index r1 = r1_cur_;                               // r[i+1]
+            const Index r2 = b_ < n2_ ? read(*r2_) : Index(0);      // r[i+2]
             const Index r4 = b_ + 1 < n0_ ? read(*r1_) : Index(0);  // r[i+4]
             out[k++] = {r1, r2, Index(i), t[0], t[1]};
             if (i + 1 < n_) out1_.push_back({r1, r2, Index(i + 1), t[1]});
@@ -102,11 +102,9 @@ private:
 
 //! The classes of text (n symbols, sample ranks in ranks), class 0 pulled, 1 and 2 pushed.
 template <class Sym, class Index, class Text, class Ranks, class Succ1, class Succ2>
-auto scan_classes(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1,
-                  Succ2&& succ2) {
+auto scan_classes(Text&& text, const Ranks& ranks, std::uint64_t n, Succ1&& succ1, Succ2&& succ2) {
     return class_scan<Text, Sym, Index, Ranks, Succ1, Succ2>(
-        std::forward<Text>(text), ranks, n, std::forward<Succ1>(succ1),
-        std::forward<Succ2>(succ2));
+        std::forward<Text>(text), ranks, n, std::forward<Succ1>(succ1), std::forward<Succ2>(succ2));
 }
 
 //! Reads a pull node batch by batch through a pointer (sorter and async outputs give pointers).

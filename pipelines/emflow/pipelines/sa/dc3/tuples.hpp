@@ -22,8 +22,8 @@ constexpr T top() {
 //! A sample position's three symbols, to be sorted and named.
 template <class Sym, class Index>
 struct triple {
-    Index pos;   //!< the sample position i (i mod 3 != 0)
-    Sym c[3];    //!< T[i], T[i+1], T[i+2]
+    Index pos;  //!< the sample position i (i mod 3 != 0)
+    Sym c[3];   //!< T[i], T[i+1], T[i+2]
 };
 
 //! By the symbols, then the position.

@@ -126,7 +126,7 @@ private:
     std::unique_ptr<cont_writer> l_cont_, s_cont_;
     std::vector<run> part_;  // the open part's runs, left to right
     bool part_l_ = false;
-    run cur_{};              // the run being read (type unknown)
+    run cur_{};  // the run being read (type unknown)
     bool have_run_ = false;
     std::uint64_t pos_ = 0;
 };

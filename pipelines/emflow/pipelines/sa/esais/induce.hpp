@@ -28,13 +28,14 @@ namespace emflow::pipelines::sa::esais_detail {
 
 //! What a pass may hold in RAM besides its queue.
 struct pass_limits {
-    std::size_t bulk_items = 1 << 20;        //!< items popped at once
-    std::size_t carry_items = 1 << 20;       //!< a round's successors kept in RAM
-    std::size_t waiting_bytes = 16 << 20;    //!< the sorter of chains waiting for continuations
+    std::size_t bulk_items = 1 << 20;      //!< items popped at once
+    std::size_t carry_items = 1 << 20;     //!< a round's successors kept in RAM
+    std::size_t waiting_bytes = 16 << 20;  //!< the sorter of chains waiting for continuations
 };
 
 //! One inducing pass. Place(pos, name, c) is called for every suffix of the pass's type in the
-//! pass's order (c: its bucket); End(chain_end) for every chain's last suffix (rank and name in the pass).
+//! pass's order (c: its bucket); End(chain_end) for every chain's last suffix (rank and name in the
+//! pass).
 template <class Index, bool Named, bool Descending, class Queue, class Seeds, class Conts,
           class Place, class End>
 class induce_pass {
@@ -245,11 +246,11 @@ private:
     std::vector<item_t> bulk_, cur_, carry_;
     bool overflow_ = false;
     bool in_bulk_ = false;
-    std::size_t hint_ = 0;             // items of the current bulk (the phase's size estimate)
-    bool have_prev_ = false;           // a suffix was placed in this bucket (names)
-    Index prev_inducer_{};             // its inducer's name
-    std::uint64_t prev_name_ = 0;      // its name
-    std::uint64_t seed_name_ = 0;      // the name of the current bucket's seeds (L-pass)
+    std::size_t hint_ = 0;         // items of the current bulk (the phase's size estimate)
+    bool have_prev_ = false;       // a suffix was placed in this bucket (names)
+    Index prev_inducer_{};         // its inducer's name
+    std::uint64_t prev_name_ = 0;  // its name
+    std::uint64_t seed_name_ = 0;  // the name of the current bucket's seeds (L-pass)
     bool seed_named_ = false;
 };
 

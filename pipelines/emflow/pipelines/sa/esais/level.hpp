@@ -58,11 +58,11 @@ struct level_state {
     using cont_vector = ext_vector<continuation<Index>>;
     using end_vector = ext_vector<chain_end<Index>>;
 
-    const esais_settings& cfg;     //!< the settings
-    std::uint64_t n;               //!< text length
-    seed_vector sstar, lstar;      //!< from the scan, in position order
-    cont_vector l_cont, s_cont;    //!< continuations, sorted in their pass's order
-    seed<Index> end{};             //!< the end of the text with the last L-part
+    const esais_settings& cfg;   //!< the settings
+    std::uint64_t n;             //!< text length
+    seed_vector sstar, lstar;    //!< from the scan, in position order
+    cont_vector l_cont, s_cont;  //!< continuations, sorted in their pass's order
+    seed<Index> end{};           //!< the end of the text with the last L-part
 
     //! Each of at most two sorters alive at once between the passes.
     std::size_t sorter_bytes() const { return std::size_t(cfg.memory_bytes / 4); }
@@ -95,8 +95,8 @@ void classify(OpenText& open_text, level_state<Index>& st) {
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("classify"), st.n);
     typename S::cont_vector l_cont, s_cont;
-    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{
-        &st.sstar, &st.lstar, &l_cont, &s_cont};
+    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{&st.sstar, &st.lstar,
+                                                                              &l_cont, &s_cont};
     classifier<Index, typename S::seed_vector, typename S::cont_vector> scan(out);
     materialize(count_progress(open_text(), ph, 1), scan);
     st.end = out.end;
@@ -156,9 +156,9 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("sort the S*-substrings"), st.n);
     typename S::seed_vector by_bucket;
-    write_vector(sort(streamify(st.sstar), by_bucket_order<Index>{}, st.sorter_bytes(),
-                      st.sorting()),
-                 by_bucket);
+    write_vector(
+        sort(streamify(st.sstar), by_bucket_order<Index>{}, st.sorter_bytes(), st.sorting()),
+        by_bucket);
     typename S::end_vector lends, sstar_named;
     std::uint64_t last_name;
     {
@@ -200,17 +200,16 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
             prev = (*r).name;
         }
     }
-    auto named = map_each(streamify(sstar_named),
-                          [distinct, d = std::uint64_t(0), prev = Index()](
-                              const chain_end<Index>& e) mutable {
-                              if (d == 0 || e.name != prev) ++d;
-                              prev = e.name;
-                              return pos_value<Index>{e.pos, Index(distinct + 1 - d)};
-                          });
-    write_vector(sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorter_bytes(),
-                      st.sorting()) |
-                     transform([](const pos_value<Index>& v) { return v.value; }),
-                 names);
+    auto named = map_each(streamify(sstar_named), [distinct, d = std::uint64_t(0), prev = Index()](
+                                                      const chain_end<Index>& e) mutable {
+        if (d == 0 || e.name != prev) ++d;
+        prev = e.name;
+        return pos_value<Index>{e.pos, Index(distinct + 1 - d)};
+    });
+    write_vector(
+        sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorter_bytes(), st.sorting()) |
+            transform([](const pos_value<Index>& v) { return v.value; }),
+        names);
     return distinct;
 }
 
@@ -248,8 +247,8 @@ template <class Index, class Out>
 void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
                 Out& out) {
     using S = level_state<Index>;
-    auto ph = begin_phase(st.cfg.report, phase_name("induce the suffix array"),
-                          st.n * sizeof(Index));
+    auto ph =
+        begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
     ext_vector<Index> lpos, spos;
     std::array<std::uint64_t, 256> lcount{}, scount{};
     typename S::end_vector lends;

@@ -28,9 +28,9 @@ inline constexpr unsigned window_runs = extra_runs + 1;
 //! (its length counts the positions still to induce, the current one included).
 template <class Index>
 struct window {
-    Index len[window_runs];     //!< run lengths, 0 past the last run held
+    Index len[window_runs];        //!< run lengths, 0 past the last run held
     std::uint8_t ch[window_runs];  //!< run bytes
-    std::uint8_t more;          //!< 1 if the part has runs beyond these (a continuation)
+    std::uint8_t more;             //!< 1 if the part has runs beyond these (a continuation)
 };
 
 //! A suffix to place in a pass: position pos, in bucket w.ch[0], induced by the suffix of rank
@@ -40,17 +40,17 @@ struct item;
 
 template <class Index>
 struct item<Index, false> {
-    Index rank;          //!< the inducer's rank
-    Index pos;           //!< the position
-    window<Index> w;     //!< the part from pos leftwards
+    Index rank;       //!< the inducer's rank
+    Index pos;        //!< the position
+    window<Index> w;  //!< the part from pos leftwards
 };
 
 template <class Index>
 struct item<Index, true> {
-    Index rank;          //!< the inducer's rank
-    Index pos;           //!< the position
-    Index name;          //!< the inducer's name (equal prefixes, equal names)
-    window<Index> w;     //!< the part from pos leftwards
+    Index rank;       //!< the inducer's rank
+    Index pos;        //!< the position
+    Index name;       //!< the inducer's name (equal prefixes, equal names)
+    window<Index> w;  //!< the part from pos leftwards
 };
 
 //! A pass's queue order: by bucket (ascending in the L-pass, descending in the S-pass), then by
@@ -78,19 +78,19 @@ struct pop_later {
 //! with the window w of the part left of it. name: the anchor's name (sorting substrings).
 template <class Index>
 struct seed {
-    Index order;        //!< sort key: rank of the anchor (or its position)
-    Index pos;          //!< the anchor
-    Index name;         //!< the anchor's name (sorting substrings)
-    window<Index> w;    //!< the part left of the anchor
-    std::uint8_t ch;    //!< T[pos]
+    Index order;      //!< sort key: rank of the anchor (or its position)
+    Index pos;        //!< the anchor
+    Index name;       //!< the anchor's name (sorting substrings)
+    window<Index> w;  //!< the part left of the anchor
+    std::uint8_t ch;  //!< T[pos]
 };
 
 //! The window a chain needs after the run in bucket ch that starts at pos (pos-1 is the next).
 template <class Index>
 struct continuation {
-    Index pos;          //!< leftmost position of the finished run
-    window<Index> w;    //!< the runs from pos-1 leftwards
-    std::uint8_t ch;    //!< the finished run's byte (the bucket the join happens in)
+    Index pos;        //!< leftmost position of the finished run
+    window<Index> w;  //!< the runs from pos-1 leftwards
+    std::uint8_t ch;  //!< the finished run's byte (the bucket the join happens in)
 };
 
 //! A chain tuple waiting for its continuation: pos finished its run with rank rank.
