@@ -10,11 +10,14 @@
 #include <emflow/ppq/block_quicksort.hpp>
 #include <emflow/ppq/cooperative_section.hpp>
 
+// First, in a block of its own (clang-format sorts within blocks): the two internal headers of
+// libstdc++'s parallel mode below are not self-contained.
+#include <parallel/algorithm>
+
 #include <parallel/multiseq_selection.h>
 #include <parallel/multiway_merge.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
-#include <parallel/algorithm>  // first: the two internal headers below are not self-contained
 
 #include <omp.h>
 
