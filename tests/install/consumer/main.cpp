@@ -13,19 +13,19 @@
 
 namespace {
 
-struct descending {
-    bool operator()(std::uint64_t a, std::uint64_t b) const { return a > b; }
-    std::uint64_t min_value() const { return ~std::uint64_t(0); }
-    std::uint64_t max_value() const { return 0; }
+struct ascending {
+    bool operator()(std::uint64_t a, std::uint64_t b) const { return a < b; }
+    std::uint64_t min_value() const { return 0; }
+    std::uint64_t max_value() const { return ~std::uint64_t(0); }
 };
 
 bool flow_graph_ok() {
     std::vector<std::uint64_t> out;
-    emflow::materialize(emflow::generate(100000, [i = std::uint64_t(0)]() mutable { return i++; }) |
+    emflow::materialize(emflow::generate(100000, [i = std::uint64_t(0)]() mutable { return 99999 - i++; }) |
                             emflow::filter([](std::uint64_t x) { return x % 2 == 0; }) |
-                            emflow::sort(descending{}, 16 << 20),
+                            emflow::sort(ascending{}, 16 << 20),
                         std::back_inserter(out));
-    return out.size() == 50000 && out.front() == 99998 && out.back() == 0;
+    return out.size() == 50000 && out.front() == 0 && out.back() == 99998;
 }
 
 bool ppq_ok() {
