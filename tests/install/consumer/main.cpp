@@ -21,10 +21,11 @@ struct ascending {
 
 bool flow_graph_ok() {
     std::vector<std::uint64_t> out;
-    emflow::materialize(emflow::generate(100000, [i = std::uint64_t(0)]() mutable { return 99999 - i++; }) |
-                            emflow::filter([](std::uint64_t x) { return x % 2 == 0; }) |
-                            emflow::sort(ascending{}, 16 << 20),
-                        std::back_inserter(out));
+    emflow::materialize(
+        emflow::generate(100000, [i = std::uint64_t(0)]() mutable { return 99999 - i++; }) |
+            emflow::filter([](std::uint64_t x) { return x % 2 == 0; }) |
+            emflow::sort(ascending{}, 16 << 20),
+        std::back_inserter(out));
     return out.size() == 50000 && out.front() == 0 && out.back() == 99998;
 }
 
