@@ -51,7 +51,10 @@ inline std::uint64_t minimum_budget(pipelining mode) {
 //! "eSAIS: what".
 inline std::string phase_name(const char* what) { return std::string("eSAIS: ") + what; }
 
-//! A level's data and budget split.
+//! A level's data and budget split. Between the passes at most two sorters are alive at once (a
+//! sort's merge beside the next one's runs), a quarter each. In a pass: the queue a half, the
+//! sorter of waiting chains an eighth, and four bulk-sized buffers (popped items, the round
+//! carried in RAM and the one being filled, a chunk of seeds) a thirty-second each.
 template <class Index>
 struct level_state {
     using seed_vector = ext_vector<seed<Index>>;
