@@ -3,7 +3,7 @@
 // all-equal text, runs longer than 65 535, Fibonacci and period-doubling words for deep
 // recursion, the empty text, one and two bytes) and random texts over small and full alphabets;
 // and the harness the construction tests share (settings, output into a vector or a push node,
-// comparison with the reference in both pipelining modes).
+// comparison with the reference in both pipelining modes) and Kasai's LCP array.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -72,6 +72,26 @@ inline std::vector<std::uint64_t> reference_sa(const text_bytes& t) {
     if (!t.empty() && divsufsort64(t.data(), sa.data(), saidx64_t(t.size())) != 0)
         throw std::runtime_error("divsufsort64 failed");
     return std::vector<std::uint64_t>(sa.begin(), sa.end());
+}
+
+//! The LCP array of t with suffix array sa, by Kasai et al.'s algorithm (in memory).
+inline std::vector<std::uint64_t> reference_lcp(const text_bytes& t,
+                                                const std::vector<std::uint64_t>& sa) {
+    const std::size_t n = t.size();
+    std::vector<std::uint64_t> rank(n), lcp(n, 0);
+    for (std::size_t k = 0; k < n; ++k) rank[sa[k]] = k;
+    std::size_t h = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (rank[i] == 0) {
+            h = 0;
+            continue;
+        }
+        const std::size_t j = sa[rank[i] - 1];
+        while (i + h < n && j + h < n && t[i + h] == t[j + h]) ++h;
+        lcp[rank[i]] = h;
+        if (h > 0) --h;
+    }
+    return lcp;
 }
 
 //! A named test text.
