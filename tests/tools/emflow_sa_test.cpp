@@ -1,5 +1,6 @@
 // emflow-sa as a user runs it: every algorithm and index width writes the bytes libdivsufsort
-// gives; check accepts them and rejects mutated, truncated and wrong-width files; every error
+// gives; check accepts them and rejects mutated, truncated and wrong-width files (suffix and LCP
+// arrays, the latter against Kasai's); every error
 // is one line with its exit code and leaves no output file and no temporary file behind.
 #include <catch2/catch.hpp>
 
@@ -88,7 +89,7 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
     for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
                             "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
                             "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
-                            "build x -o y --bogus"}) {
+                            "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -169,6 +170,55 @@ TEST_CASE("emflow-sa check rejects wrong arrays with exit code 3", "[tools]") {
     CHECK(check(truncated, 5).code == 3);
     CHECK(check(encode(ref, 5), 4).code == 3);  // wrong width
     CHECK(check(encode(ref, 4), 5).code == 3);
+}
+
+TEST_CASE("emflow-sa check --lcp accepts Kasai's LCP array and rejects mutations", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::long_runs_text(100000, 300, emflow_test::test_seed());
+    const auto sa = emflow_test::reference_sa(t);
+    const auto lcp = emflow_test::reference_lcp(t, sa);
+    const fs::path text = dir.path() / "lcp-text", sa_file = dir.path() / "lcp-text.sa",
+                   lcp_file = dir.path() / "lcp-text.lcp";
+    write_file(text, t);
+    auto check = [&](const std::vector<std::uint64_t>& s, const std::vector<std::uint64_t>& l,
+                     unsigned width) {
+        write_file(sa_file, encode(s, width));
+        write_file(lcp_file, encode(l, width));
+        return run_tool(dir.path(), "check " + quote(text.string()) + " " +
+                                        quote(sa_file.string()) + " --lcp " +
+                                        quote(lcp_file.string()) + " --index-bytes " +
+                                        std::to_string(width) + " --memory 16MiB -q");
+    };
+    for (unsigned width : {4u, 5u, 8u}) {
+        INFO(width << " bytes");
+        auto ok = check(sa, lcp, width);
+        CHECK(ok.stderr_ == "");
+        CHECK(ok.code == 0);
+    }
+    auto larger = lcp;
+    ++larger[777];
+    auto r = check(sa, larger, 5);
+    CHECK(r.code == 3);
+    CHECK(one_error_line(r.stderr_));
+    CHECK(r.stderr_.find("LCP[777]") != std::string::npos);
+    auto smaller = lcp;
+    for (std::size_t k = 1; k < smaller.size(); ++k)
+        if (smaller[k] > 0) {
+            --smaller[k];
+            break;
+        }
+    CHECK(check(sa, smaller, 4).code == 3);
+    auto first = lcp;
+    first[0] = 1;
+    CHECK(check(sa, first, 8).code == 3);
+    auto truncated = lcp;
+    truncated.pop_back();
+    CHECK(check(sa, truncated, 5).code == 3);
+    auto swapped = sa;  // a wrong suffix array fails before its LCP array is looked at
+    std::swap(swapped[1], swapped[2]);
+    r = check(swapped, lcp, 5);
+    CHECK(r.code == 3);
+    CHECK(r.stderr_.find("not a suffix array") != std::string::npos);
 }
 
 TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind", "[tools]") {

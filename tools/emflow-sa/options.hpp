@@ -18,6 +18,7 @@ struct usage_error : std::runtime_error {
 struct options {
     std::string command;                      //!< "build", "check" or "help"
     std::string text, output, sa;             //!< TEXT, -o OUT (build), SA (check)
+    std::string lcp;                          //!< --lcp LCP (check): an LCP array to check too
     std::string algorithm = "dc3";            //!< dc3, doubling, quadrupling, esais
     std::string pipelining = "parallel";      //!< parallel or traditional
     std::string queue = "ppq";                //!< --queue (esais): ppq or stxxl
@@ -36,16 +37,19 @@ inline const char* usage_text() {
 Usage:
   emflow-sa build TEXT -o OUT [options]   write the suffix array of TEXT to OUT
   emflow-sa check TEXT SA [options]       check that SA is the suffix array of TEXT
+  emflow-sa check TEXT SA --lcp LCP       ... and that LCP is its LCP array
   emflow-sa --help
 
 TEXT is any file of bytes (every value 0..255 may occur). The suffix array holds the text's
 n positions in lexicographic order of their suffixes (a proper prefix first), each a
-little-endian unsigned integer of --index-bytes bytes. OUT is written under a temporary name
-next to it and renamed when complete.
+little-endian unsigned integer of --index-bytes bytes; an LCP array (LCP[0] = 0, LCP[k] the
+length of the longest common prefix of the suffixes at SA[k-1] and SA[k]) has the same format.
+OUT is written under a temporary name next to it and renamed when complete.
 
 Options:
   -o, --output OUT        (build) the suffix array file to write
   --algorithm A           (build) dc3 (default), doubling, quadrupling or esais
+  --lcp LCP               (check) also check the LCP array in LCP
   --pipelining P          parallel (default) or traditional (no asynchronous nodes,
                           sequential sorting: the comparison of the parallel pipelining paper)
   --queue Q               (build, esais) ppq (default): the bulk-parallel priority queue, or
@@ -60,7 +64,7 @@ Options:
   -q, --quiet             no progress and no summary on stderr
 
 Exit codes: 0 success (check: the array is correct), 1 unexpected error, 2 bad command line,
-3 (check) not the suffix array of TEXT, 4 input missing, unreadable or too long,
+3 (check) not the suffix array (or LCP array) of TEXT, 4 input missing, unreadable or too long,
 5 output or temporary directory not writable, 6 disk full or I/O error, 7 memory budget too
 small, 130 interrupted.
 )";
@@ -124,6 +128,8 @@ inline options parse_args(const std::vector<std::string>& args) {
                 o.algorithm != "esais")
                 throw usage_error("unknown algorithm '" + o.algorithm +
                                   "' (dc3, doubling, quadrupling or esais)");
+        } else if (a == "--lcp") {
+            o.lcp = value(i);
         } else if (a == "--queue") {
             o.queue = value(i);
             if (o.queue != "ppq" && o.queue != "stxxl")
@@ -159,6 +165,7 @@ inline options parse_args(const std::vector<std::string>& args) {
     if (o.command == "build") {
         if (positional.size() != 2) throw usage_error("build takes one TEXT");
         if (o.output.empty()) throw usage_error("build needs -o OUT");
+        if (!o.lcp.empty()) throw usage_error("--lcp is an option of check");
         o.text = positional[1];
     } else if (o.command == "check") {
         if (positional.size() != 3) throw usage_error("check takes TEXT and SA");

@@ -8,6 +8,7 @@
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/build.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
+#include <emflow/pipelines/sa/lcp_checker.hpp>
 
 #include <sys/resource.h>
 
@@ -135,29 +136,49 @@ int build(const options& o, progress* report) {
     return exit_ok;
 }
 
+//! True if the file at path holds n entries of Index; otherwise says so on stderr.
+template <class Index>
+bool has_entries(const std::string& path, const char* what, std::uint64_t n) {
+    const std::uint64_t bytes = input_length(path);
+    if (bytes == n * sizeof(Index)) return true;
+    std::fprintf(stderr,
+                 "emflow-sa: not %s: '%s' has %llu bytes, %llu expected (%llu entries of %u "
+                 "bytes)\n",
+                 what, path.c_str(), (unsigned long long)bytes,
+                 (unsigned long long)(n * sizeof(Index)), (unsigned long long)n,
+                 unsigned(sizeof(Index)));
+    return false;
+}
+
 template <class Index>
 int check(const options& o, progress* report) {
     const std::uint64_t n = input_length(o.text);
-    const std::uint64_t sa_bytes = input_length(o.sa);
-    if (sa_bytes != n * sizeof(Index)) {
-        std::fprintf(stderr,
-                     "emflow-sa: not a suffix array: '%s' has %llu bytes, %llu expected (%llu "
-                     "entries of %u bytes)\n",
-                     o.sa.c_str(), (unsigned long long)sa_bytes,
-                     (unsigned long long)(n * sizeof(Index)), (unsigned long long)n, o.index_bytes);
-        return exit_not_sa;
-    }
+    if (!has_entries<Index>(o.sa, "a suffix array", n)) return exit_not_sa;
+    if (!o.lcp.empty() && !has_entries<Index>(o.lcp, "an LCP array", n)) return exit_not_sa;
     configure_disks(o);
     auto t0 = std::chrono::steady_clock::now();
-    check_result r = check_suffix_array<Index>([&] { return file_source<std::uint8_t>(o.text); }, n,
-                                               [&] { return file_source<Index>(o.sa); }, n,
-                                               make_config(o, report));
+    auto open_text = [&] { return file_source<std::uint8_t>(o.text); };
+    auto open_sa = [&] { return file_source<Index>(o.sa); };
+    check_result r = check_suffix_array<Index>(open_text, n, open_sa, n, make_config(o, report));
     if (!r.ok) {
         std::fprintf(stderr, "emflow-sa: not a suffix array of '%s': %s\n", o.text.c_str(),
                      r.reason.c_str());
         return exit_not_sa;
     }
-    if (!o.quiet) print_summary("checked the suffix array of", n, seconds_since(t0));
+    if (!o.lcp.empty()) {
+        r = check_lcp_array<Index>(
+            open_text, n, open_sa, [&] { return file_source<Index>(o.lcp); }, n,
+            make_config(o, report));
+        if (!r.ok) {
+            std::fprintf(stderr, "emflow-sa: not the LCP array of '%s': %s\n", o.text.c_str(),
+                         r.reason.c_str());
+            return exit_not_sa;
+        }
+    }
+    if (!o.quiet)
+        print_summary(
+            o.lcp.empty() ? "checked the suffix array of" : "checked the suffix and LCP arrays of",
+            n, seconds_since(t0));
     return exit_ok;
 }
 

@@ -23,67 +23,31 @@ using emflow_test::text_bytes;
 
 namespace {
 
-template <class Index>
-using sa_vector = typename stxxl::VECTOR_GENERATOR<Index, 2, 2, 256 * 1024>::result;
-
-constexpr std::size_t MiB = std::size_t(1) << 20;
+using emflow_test::collect_sink;
+using emflow_test::first_mismatch;
+using emflow_test::MiB;
+using emflow_test::sa_vector;
 
 //! A settings object: budget, mode, and the longest text a level runs in RAM.
 dc3_detail::dc3_settings settings(std::size_t memory, pipelining mode,
                                   std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
-    dc3_detail::dc3_settings s;
-    s.memory_bytes = memory;
-    s.mode = mode;
-    s.in_memory_symbols = in_memory_symbols;
-    return s;
+    return emflow_test::sa_settings<dc3_detail::dc3_settings>(memory, mode, in_memory_symbols);
 }
 
 //! The suffix array of t by DC3 with settings s, as 64-bit values.
 template <class Index>
 std::vector<std::uint64_t> dc3_sa(const text_bytes& t, const dc3_detail::dc3_settings& s) {
-    sa_vector<Index> out;
-    dc3_detail::run<Index>([&] { return streamify(t); }, t.size(), out, s);
-    std::vector<std::uint64_t> v;
-    v.reserve(out.size());
-    for (typename sa_vector<Index>::bufreader_type r(out); !r.empty(); ++r)
-        v.push_back(std::uint64_t(*r));
-    return v;
-}
-
-//! Index of the first difference of a and b, or npos (so that a failure prints one number).
-std::size_t first_mismatch(const std::vector<std::uint64_t>& a,
-                           const std::vector<std::uint64_t>& b) {
-    auto d = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
-    return d.first == a.end() && d.second == b.end() ? std::string::npos
-                                                     : std::size_t(d.first - a.begin());
+    return emflow_test::sa_of<Index>(
+        [&](auto& out) { dc3_detail::run<Index>([&] { return streamify(t); }, t.size(), out, s); });
 }
 
 //! Both modes give the reference suffix array of t.
 template <class Index>
 void check_both_modes(const text_bytes& t, std::size_t memory, std::uint64_t in_memory_symbols) {
-    const auto ref = emflow_test::reference_sa(t);
-    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
-        INFO((mode == pipelining::parallel ? "parallel" : "traditional"));
-        auto got = dc3_sa<Index>(t, settings(memory, mode, in_memory_symbols));
-        REQUIRE(got.size() == ref.size());
-        CHECK(first_mismatch(got, ref) == std::string::npos);
-    }
+    emflow_test::check_both_modes(t, [&](pipelining mode) {
+        return dc3_sa<Index>(t, settings(memory, mode, in_memory_symbols));
+    });
 }
-
-//! A push node collecting into a std::vector.
-template <class Index>
-struct collect_sink {
-    using value_type = Index;         //!< element type
-    std::vector<std::uint64_t>* out;  //!< the collected values
-    bool* stopped;                    //!< set by push_stop
-
-    void start(run_context&) {}
-    void push(const Index& x) { out->push_back(x); }
-    void push_batch(const Index* p, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) push(p[i]);
-    }
-    void push_stop() { *stopped = true; }
-};
 
 }  // namespace
 

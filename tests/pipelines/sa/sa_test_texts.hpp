@@ -1,11 +1,18 @@
 // Test texts for suffix-array constructions and the reference they are checked against
 // (libdivsufsort, in memory): the edge cases of the suffix-sorting issues (every byte value,
 // all-equal text, runs longer than 65 535, Fibonacci and period-doubling words for deep
-// recursion, the empty text, one and two bytes) and random texts over small and full alphabets.
+// recursion, the empty text, one and two bytes) and random texts over small and full alphabets;
+// and the harness the construction tests share (settings, output into a vector or a push node,
+// comparison with the reference in both pipelining modes) and Kasai's LCP array.
 #pragma once
 
 #include <divsufsort64.h>
+#include <catch2/catch.hpp>
+#include <emflow/flow_runtime.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+#include <stxxl/vector>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <stdexcept>
@@ -67,6 +74,26 @@ inline std::vector<std::uint64_t> reference_sa(const text_bytes& t) {
     return std::vector<std::uint64_t>(sa.begin(), sa.end());
 }
 
+//! The LCP array of t with suffix array sa, by Kasai et al.'s algorithm (in memory).
+inline std::vector<std::uint64_t> reference_lcp(const text_bytes& t,
+                                                const std::vector<std::uint64_t>& sa) {
+    const std::size_t n = t.size();
+    std::vector<std::uint64_t> rank(n), lcp(n, 0);
+    for (std::size_t k = 0; k < n; ++k) rank[sa[k]] = k;
+    std::size_t h = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (rank[i] == 0) {
+            h = 0;
+            continue;
+        }
+        const std::size_t j = sa[rank[i] - 1];
+        while (i + h < n && j + h < n && t[i + h] == t[j + h]) ++h;
+        lcp[rank[i]] = h;
+        if (h > 0) --h;
+    }
+    return lcp;
+}
+
 //! A named test text.
 struct named_text {
     std::string name;  //!< for the test's output
@@ -94,5 +121,80 @@ inline std::vector<named_text> standard_texts(std::uint64_t seed, std::size_t sc
     v.push_back({"period doubling", period_doubling_text(big)});
     return v;
 }
+
+//! An stxxl::vector of suffix-array entries (a construction's vector output).
+template <class Index>
+using sa_vector = typename stxxl::VECTOR_GENERATOR<Index, 2, 2, 256 * 1024>::result;
+
+//! One MiB.
+inline constexpr std::size_t MiB = std::size_t(1) << 20;
+
+//! A construction's internal settings (dc3_settings, esais_settings): budget, mode, and the
+//! longest text a level runs in RAM.
+template <class Settings>
+Settings sa_settings(std::size_t memory, emflow::pipelines::sa::pipelining mode,
+                     std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
+    Settings s;
+    s.memory_bytes = memory;
+    s.mode = mode;
+    s.in_memory_symbols = in_memory_symbols;
+    return s;
+}
+
+//! What construct(out) writes into an sa_vector<Index>, as 64-bit values.
+template <class Index, class Construct>
+std::vector<std::uint64_t> sa_of(Construct&& construct) {
+    sa_vector<Index> out;
+    construct(out);
+    std::vector<std::uint64_t> v;
+    v.reserve(out.size());
+    for (typename sa_vector<Index>::bufreader_type r(out); !r.empty(); ++r)
+        v.push_back(std::uint64_t(*r));
+    return v;
+}
+
+//! Index of the first difference of a and b, or npos (so that a failure prints one number).
+inline std::size_t first_mismatch(const std::vector<std::uint64_t>& a,
+                                  const std::vector<std::uint64_t>& b) {
+    auto d = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+    return d.first == a.end() && d.second == b.end() ? std::string::npos
+                                                     : std::size_t(d.first - a.begin());
+}
+
+//! got is the suffix array of t.
+inline void check_reference(const text_bytes& t, const std::vector<std::uint64_t>& got) {
+    const auto ref = reference_sa(t);
+    REQUIRE(got.size() == ref.size());
+    CHECK(first_mismatch(got, ref) == std::string::npos);
+}
+
+//! build(mode) gives the suffix array of t in both pipelining modes.
+template <class Build>
+void check_both_modes(const text_bytes& t, Build&& build) {
+    using emflow::pipelines::sa::pipelining;
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+        INFO((mode == pipelining::parallel ? "parallel" : "traditional"));
+        check_reference(t, build(mode));
+    }
+}
+
+//! A push node collecting into a std::vector (a construction's push-node output).
+template <class Index>
+struct collect_sink {
+    using value_type = Index;         //!< element type
+    std::vector<std::uint64_t>* out;  //!< the collected values
+    bool* stopped;                    //!< set by push_stop
+
+    //! (nothing to open)
+    void start(emflow::run_context&) {}
+    //! Collects x.
+    void push(const Index& x) { out->push_back(x); }
+    //! Collects n values.
+    void push_batch(const Index* p, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) push(p[i]);
+    }
+    //! Marks the end.
+    void push_stop() { *stopped = true; }
+};
 
 }  // namespace emflow_test

@@ -95,12 +95,16 @@ private:
             }
             if (done == 0) break;
         }
-        std::vector<seed<Index>> seeds;
+        // The bucket's seeds in chunks of a bulk: a bucket may hold a good part of the text's.
         while (!seeds_.empty() && (*seeds_).ch == c) {
-            seeds.push_back(*seeds_);
-            ++seeds_;
+            seed_chunk_.clear();
+            while (seed_chunk_.size() < lim_.bulk_items && !seeds_.empty() && (*seeds_).ch == c) {
+                seed_chunk_.push_back(*seeds_);
+                ++seeds_;
+            }
+            process_seeds(seed_chunk_, false);
         }
-        if (!seeds.empty()) process_seeds(seeds, false);
+        seed_named_ = false;
         join(c);
     }
 
@@ -158,7 +162,8 @@ private:
         }
     }
 
-    //! Places seeds (anchors of chains; in the L-pass all of bucket c are equal substrings).
+    //! Places seeds (anchors of chains; in the L-pass all of bucket c are equal substrings, named
+    //! alike until the bucket ends).
     void process_seeds(const std::vector<seed<Index>>& seeds, bool unique) {
         hint_ = seeds.size();
         try {
@@ -183,7 +188,6 @@ private:
             end_bulk_quietly();
             throw;
         }
-        seed_named_ = false;
         end_bulk();
     }
 
@@ -213,13 +217,17 @@ private:
         waiting_.clear();
     }
 
-    //! Pushes y, opening a bulk phase (of about hint_ items) if none is open.
+    //! Pushes y, opening a bulk phase (of about hint_ items) if none is open; a phase takes at
+    //! most a bulk of items (the queue lets its insertion heaps grow by a phase's size).
     void push(const item_t& y) {
+        if (in_bulk_ && pushed_ == lim_.bulk_items) end_bulk();
         if (!in_bulk_) {
-            q_.bulk_push_begin(hint_);
+            q_.bulk_push_begin(std::min(hint_, lim_.bulk_items));
             in_bulk_ = true;
+            pushed_ = 0;
         }
         q_.bulk_push(y, 0);
+        ++pushed_;
     }
     //! Ends the open bulk phase, if any.
     void end_bulk() {
@@ -244,8 +252,10 @@ private:
     std::uint64_t rank_ = 0;
     waiting_sorter waiting_;
     std::vector<item_t> bulk_, cur_, carry_;
+    std::vector<seed<Index>> seed_chunk_;  // seeds of the current bucket, a bulk at a time
     bool overflow_ = false;
     bool in_bulk_ = false;
+    std::size_t pushed_ = 0;       // items pushed in the open bulk phase
     std::size_t hint_ = 0;         // items of the current bulk (the phase's size estimate)
     bool have_prev_ = false;       // a suffix was placed in this bucket (names)
     Index prev_inducer_{};         // its inducer's name

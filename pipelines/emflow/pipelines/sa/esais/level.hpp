@@ -51,7 +51,10 @@ inline std::uint64_t minimum_budget(pipelining mode) {
 //! "eSAIS: what".
 inline std::string phase_name(const char* what) { return std::string("eSAIS: ") + what; }
 
-//! A level's data and budget split.
+//! A level's data and budget split. Between the passes at most two sorters are alive at once (a
+//! sort's merge beside the next one's runs), a quarter each. In a pass: the queue a half, the
+//! sorter of waiting chains an eighth, and four bulk-sized buffers (popped items, the round
+//! carried in RAM and the one being filled, a chunk of seeds) a thirty-second each.
 template <class Index>
 struct level_state {
     using seed_vector = ext_vector<seed<Index>>;
@@ -149,6 +152,36 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
     return run(q);
 }
 
+//! The L-pass from seeds (and the text's end), then the S-pass from its chain ends. place_l and
+//! place_s (pos, name, bucket) see every suffix placed in each pass, end_s every chain end of
+//! the S-pass (the S* suffixes); names (Named) run on from the L-pass into the S-pass.
+template <class Index, bool Named, class PlaceL, class PlaceS, class EndS>
+void induce_passes(const level_state<Index>& st,
+                   const typename level_state<Index>::seed_vector& lseeds, PlaceL place_l,
+                   PlaceS place_s, EndS end_s) {
+    using S = level_state<Index>;
+    typename S::end_vector lends;
+    std::uint64_t last_name;
+    {
+        typename S::seed_vector::bufreader_type seeds(lseeds);
+        typename S::cont_vector::bufreader_type conts(st.l_cont);
+        typename S::end_vector::bufwriter_type w(lends);
+        last_name = run_pass<Index, Named, false>(
+            st, seeds, conts, place_l,
+            [&w](const chain_end<Index>& e) {
+                if (std::uint64_t(e.pos) != 0) w << e;
+            },
+            &st.end, 0);
+        w.finish();
+    }
+    typename S::seed_vector sseeds;
+    s_seeds(st, lends, sseeds);
+    lends.clear();
+    typename S::seed_vector::bufreader_type seeds(sseeds);
+    typename S::cont_vector::bufreader_type conts(st.s_cont);
+    run_pass<Index, Named, true>(st, seeds, conts, place_s, end_s, nullptr, last_name);
+}
+
 //! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many
 //! distinct names there are.
 template <class Index>
@@ -159,33 +192,14 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
     write_vector(
         sort(streamify(st.sstar), by_bucket_order<Index>{}, st.sorter_bytes(), st.sorting()),
         by_bucket);
-    typename S::end_vector lends, sstar_named;
-    std::uint64_t last_name;
+    typename S::end_vector sstar_named;
     {
-        typename S::seed_vector::bufreader_type seeds(by_bucket);
-        typename S::cont_vector::bufreader_type conts(st.l_cont);
-        typename S::end_vector::bufwriter_type w(lends);
-        last_name = run_pass<Index, true, false>(
-            st, seeds, conts, [](Index, Index, std::uint8_t) {},
-            [&w](const chain_end<Index>& e) {
-                if (std::uint64_t(e.pos) != 0) w << e;
-            },
-            &st.end, 0);
-        w.finish();
-    }
-    typename S::seed_vector sseeds;
-    s_seeds(st, lends, sseeds);
-    lends.clear();
-    {
-        typename S::seed_vector::bufreader_type seeds(sseeds);
-        typename S::cont_vector::bufreader_type conts(st.s_cont);
         typename S::end_vector::bufwriter_type w(sstar_named);
-        run_pass<Index, true, true>(
-            st, seeds, conts, [](Index, Index, std::uint8_t) {},
-            [&w](const chain_end<Index>& e) {
-                if (std::uint64_t(e.pos) != 0) w << e;
-            },
-            nullptr, last_name);
+        auto nothing = [](Index, Index, std::uint8_t) {};
+        induce_passes<Index, true>(st, by_bucket, nothing, nothing,
+                                   [&w](const chain_end<Index>& e) {
+                                       if (std::uint64_t(e.pos) != 0) w << e;
+                                   });
         w.finish();
     }
     if (sstar_named.size() != st.sstar.size())
@@ -246,45 +260,23 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
 template <class Index, class Out>
 void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
                 Out& out) {
-    using S = level_state<Index>;
     auto ph =
         begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
     ext_vector<Index> lpos, spos;
     std::array<std::uint64_t, 256> lcount{}, scount{};
-    typename S::end_vector lends;
     {
-        typename S::seed_vector::bufreader_type seeds(sorted);
-        typename S::cont_vector::bufreader_type conts(st.l_cont);
-        typename S::end_vector::bufwriter_type w(lends);
-        typename ext_vector<Index>::bufwriter_type pw(lpos);
-        run_pass<Index, false, false>(
-            st, seeds, conts,
-            [&](Index pos, Index, std::uint8_t c) {
-                pw << pos;
-                ++lcount[c];
-            },
-            [&w](const chain_end<Index>& e) {
-                if (std::uint64_t(e.pos) != 0) w << e;
-            },
-            &st.end, 0);
-        w.finish();
-        pw.finish();
-    }
-    typename S::seed_vector sseeds;
-    s_seeds(st, lends, sseeds);
-    lends.clear();
-    {
-        typename S::seed_vector::bufreader_type seeds(sseeds);
-        typename S::cont_vector::bufreader_type conts(st.s_cont);
-        typename ext_vector<Index>::bufwriter_type pw(spos);
-        run_pass<Index, false, true>(
-            st, seeds, conts,
-            [&](Index pos, Index, std::uint8_t c) {
-                pw << pos;
-                ++scount[c];
-            },
-            [](const chain_end<Index>&) {}, nullptr, 0);
-        pw.finish();
+        typename ext_vector<Index>::bufwriter_type lw(lpos), sw(spos);
+        auto into = [](typename ext_vector<Index>::bufwriter_type& w,
+                       std::array<std::uint64_t, 256>& count) {
+            return [&w, &count](Index pos, Index, std::uint8_t c) {
+                w << pos;
+                ++count[c];
+            };
+        };
+        induce_passes<Index, false>(st, sorted, into(lw, lcount), into(sw, scount),
+                                    [](const chain_end<Index>&) {});
+        lw.finish();
+        sw.finish();
     }
     if (lpos.size() + spos.size() != st.n)
         throw std::logic_error("emflow: eSAIS placed " + std::to_string(lpos.size()) + " + " +

@@ -1,0 +1,256 @@
+// emflow/pipelines/sa/lcp_checker.hpp: checks an LCP array in external memory, for any length,
+// given the text and its (correct) suffix array. LCP[0] must be 0, and for every k >= 1, with
+// i = SA[k-1], j = SA[k] and h = LCP[k]:
+//   1. the prefixes of length h of suffixes i and j are equal: their Karp-Rabin fingerprints
+//      agree (P[x]: the fingerprint of T[0..x); T[x..x+h) has P[x+h] - P[x] * B^h modulo the
+//      Mersenne prime 2^61 - 1, with a random base B per check);
+//   2. they differ right after: T[i+h] != T[j+h], or one of the suffixes ends there.
+// Together: h is the longest common prefix (1. wrong with probability about h / 2^61 per pair).
+// The fingerprints are joined by sorting: the pairs ask for P at SA[k] (both pairs that suffix
+// belongs to use it), at SA[k-1] + h and at SA[k] + h with the byte there; the requests sorted by
+// position meet one scan of the text, the answers sorted back by k are checked in one scan.
+//
+//   auto r = check_lcp_array<std::uint32_t>([&] { return streamify(text); }, text.size(),
+//                                           [&] { return streamify(sa); },
+//                                           [&] { return streamify(lcp); }, lcp.size());
+//   if (!r.ok) std::cerr << r.reason;
+#pragma once
+
+#include <emflow/flow.hpp>
+#include <emflow/pipelines/sa/checker.hpp>
+#include <emflow/pipelines/sa/config.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <utility>
+
+namespace emflow::pipelines::sa {
+
+namespace lcp_checker_detail {
+
+//! The fingerprints' modulus, the Mersenne prime 2^61 - 1 (products reduce without division).
+inline constexpr std::uint64_t modulus = (std::uint64_t(1) << 61) - 1;
+
+//! 128-bit products (a GCC and Clang extension; __extension__ keeps -Wpedantic quiet).
+__extension__ typedef unsigned __int128 uint128;
+
+//! a * b modulo the modulus (a, b below it).
+inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b) {
+    const uint128 p = uint128(a) * b;
+    std::uint64_t r = std::uint64_t(p & modulus) + std::uint64_t(p >> 61);
+    return r >= modulus ? r - modulus : r;
+}
+
+//! b^e modulo the modulus.
+inline std::uint64_t pow_mod(std::uint64_t b, std::uint64_t e) {
+    std::uint64_t r = 1;
+    for (; e > 0; e >>= 1, b = mul_mod(b, b))
+        if (e & 1) r = mul_mod(r, b);
+    return r;
+}
+
+//! What a pair asks for: P at pos. slot 0: pos = SA[k] (the pairs k and k+1 use it); 1: the end
+//! of the common prefix in suffix SA[k-1]; 2: in suffix SA[k] (h = LCP[k] rides along).
+template <class Index>
+struct request {
+    Index pos;          //!< the text position
+    Index k;            //!< the pair (suffix-array index)
+    Index h;            //!< LCP[k] (slot 2)
+    std::uint8_t slot;  //!< see above
+};
+
+//! Requests by position.
+template <class Index>
+struct by_position {
+    using T = request<Index>;
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        return std::uint64_t(a.pos) < std::uint64_t(b.pos);
+    }
+    //! Below every request.
+    T min_value() const { return T{}; }
+    //! Above every request.
+    T max_value() const {
+        T t{};
+        t.pos = std::numeric_limits<Index>::max();
+        return t;
+    }
+};
+
+//! A request answered: P at its position and the byte there (256: the end of the text).
+template <class Index>
+struct answer {
+    std::uint64_t fp;   //!< P[pos]
+    Index k;            //!< the pair
+    Index h;            //!< LCP[k] (slot 2)
+    std::uint16_t ch;   //!< T[pos], 256 at pos = n
+    std::uint8_t slot;  //!< the request's slot
+};
+
+//! Answers by pair, then slot.
+template <class Index>
+struct by_pair {
+    using T = answer<Index>;
+    //! a < b
+    bool operator()(const T& a, const T& b) const {
+        if (a.k != b.k) return std::uint64_t(a.k) < std::uint64_t(b.k);
+        return a.slot < b.slot;
+    }
+    //! Below every answer.
+    T min_value() const { return T{}; }
+    //! Above every answer.
+    T max_value() const {
+        T t{};
+        t.k = std::numeric_limits<Index>::max();
+        t.slot = 0xFF;
+        return t;
+    }
+};
+
+//! A pull node of T whose batches f(a, b, out, capacity) -> count fills from the nodes a and b,
+//! which it starts (both must outlive it).
+template <class T, class A, class B, class F>
+auto refill_from_two(A& a, B& b, F f) {
+    return connect(connect(from_refill<T>([&a, &b, f](T* out, std::size_t cap) mutable {
+                               return f(a, b, out, cap);
+                           }),
+                           a),
+                   b);
+}
+
+}  // namespace lcp_checker_detail
+
+//! Checks that the array read by open_lcp() (lcp_length entries of Index) is the LCP array of
+//! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
+//! check_suffix_array first: a wrong suffix array makes this verdict meaningless). The callables
+//! return a fresh pull node each call. A wrong array gives ok == false and the reason; I/O
+//! errors and a budget below the sorters' minimum throw.
+template <class Index, class OpenText, class OpenSA, class OpenLCP>
+check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
+                             OpenLCP&& open_lcp, std::uint64_t lcp_length,
+                             const sa_config& cfg = {}) {
+    using namespace lcp_checker_detail;
+    using checker_detail::violation;
+    if (lcp_length != n)
+        return {false, "the array has " + std::to_string(lcp_length) + " entries, the text " +
+                           std::to_string(n) + " bytes"};
+    if (n > max_text_length<Index>())
+        return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
+                           std::to_string(sizeof(Index)) + "-byte indices"};
+    const std::size_t sort_bytes = cfg.memory_bytes / 2;
+    const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
+    std::random_device entropy;
+    const std::uint64_t base =
+        std::uniform_int_distribution<std::uint64_t>(257, modulus - 1)(entropy);
+
+    // 1. Three requests per pair (one for k = 0), lengths beyond a suffix rejected.
+    auto sa = open_sa();
+    auto lcp = open_lcp();
+    auto entries = zip(sa, lcp);
+    auto requests = checker_detail::refill_from<request<Index>>(
+        entries, [k = std::uint64_t(0), prev = std::uint64_t(0), n](auto& src, request<Index>* out,
+                                                                    std::size_t cap) mutable {
+            std::size_t m = 0;
+            while (m + 3 <= cap && !src.empty()) {
+                auto [s, l] = *src;
+                const std::uint64_t j = s, h = l;
+                if (j >= n)
+                    throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(j) +
+                                    " is not a position of the text (length " + std::to_string(n) +
+                                    ")");
+                if (k == 0 && h != 0) throw violation("LCP[0] = " + std::to_string(h) + ", not 0");
+                out[m++] = {Index(j), Index(k), Index(0), 0};
+                if (k > 0) {
+                    if (h > n - std::max(prev, j))
+                        throw violation("LCP[" + std::to_string(k) + "] = " + std::to_string(h) +
+                                        " is longer than the suffix at SA[" +
+                                        std::to_string(prev < j ? k : k - 1) + "]");
+                    out[m++] = {Index(prev + h), Index(k), Index(0), 1};
+                    out[m++] = {Index(j + h), Index(k), Index(h), 2};
+                }
+                prev = j;
+                ++k;
+                ++src;
+            }
+            return m;
+        });
+    // Progress in requests (three per pair), counted as sizeof(Index) bytes each.
+    auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
+    auto by_pos = requests | count_progress(phase1, sizeof(Index)) |
+                  sort(by_position<Index>{}, sort_bytes, opt);
+
+    // 2. One scan of the text: P[x] at each requested position x (and T[x]).
+    auto text = open_text();
+    auto answers = refill_from_two<answer<Index>>(
+        by_pos, text,
+        [x = std::uint64_t(0), fp = std::uint64_t(0), base](
+            auto& reqs, auto& txt, answer<Index>* out, std::size_t cap) mutable {
+            std::size_t m = 0;
+            for (; m < cap && !reqs.empty(); ++reqs) {
+                const request<Index> r = *reqs;
+                const std::uint64_t p = r.pos;
+                while (x < p) {  // the requests lie within the text: checked above
+                    const std::size_t len =
+                        std::size_t(std::min<std::uint64_t>(txt.batch_length(), p - x));
+                    const std::uint8_t* b = txt.batch_begin();
+                    for (std::size_t i = 0; i < len; ++i) {
+                        fp = mul_mod(fp, base) + b[i] + 1;
+                        if (fp >= modulus) fp -= modulus;
+                    }
+                    txt += len;
+                    x += len;
+                }
+                out[m++] = {fp, r.k, r.h, std::uint16_t(txt.empty() ? 256 : *txt), r.slot};
+            }
+            return m;
+        });
+    auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
+    auto by_k =
+        answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, sort_bytes, opt);
+
+    // 3. Per pair: equal prefixes, different next bytes.
+    check_result result;
+    try {
+        std::uint64_t prev_start = 0, start = 0;
+        answer<Index> first_end{};
+        materialize(by_k, batch_sink<answer<Index>>([&](const answer<Index>* p, std::size_t len) {
+                        for (std::size_t q = 0; q < len; ++q) {
+                            const answer<Index>& a = p[q];
+                            if (a.slot == 0) {
+                                prev_start = start;
+                                start = a.fp;
+                            } else if (a.slot == 1) {
+                                first_end = a;
+                            } else {
+                                const std::uint64_t bh = pow_mod(base, a.h);
+                                auto sub = [](std::uint64_t x, std::uint64_t y) {
+                                    return x >= y ? x - y : x + modulus - y;
+                                };
+                                const std::uint64_t k = a.k;
+                                if (sub(first_end.fp, mul_mod(prev_start, bh)) !=
+                                    sub(a.fp, mul_mod(start, bh)))
+                                    throw violation("LCP[" + std::to_string(k) +
+                                                    "] = " + std::to_string(std::uint64_t(a.h)) +
+                                                    " is too large: the suffixes at SA[" +
+                                                    std::to_string(k - 1) + "] and SA[" +
+                                                    std::to_string(k) + "] differ before");
+                                if (first_end.ch == a.ch)
+                                    throw violation("LCP[" + std::to_string(k) +
+                                                    "] = " + std::to_string(std::uint64_t(a.h)) +
+                                                    " is too small: the suffixes at SA[" +
+                                                    std::to_string(k - 1) + "] and SA[" +
+                                                    std::to_string(k) + "] agree on the next byte");
+                            }
+                        }
+                    }));
+    } catch (const violation& v) {
+        result = {false, v.what()};
+    }
+    return result;
+}
+
+}  // namespace emflow::pipelines::sa

@@ -1,0 +1,42 @@
+// What the eSAIS tests share: settings, the construction into a vector, the comparison with
+// libdivsufsort.
+#pragma once
+
+#include <emflow/pipelines/sa/esais.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "sa_test_texts.hpp"
+#include "test_env.hpp"
+
+namespace {
+
+using emflow_test::MiB;
+using emflow_test::text_bytes;
+
+//! eSAIS's settings: budget, mode, the longest text a DC3 level of the recursion runs in RAM.
+emflow::pipelines::sa::esais_detail::esais_settings settings(
+    std::size_t memory, emflow::pipelines::sa::pipelining mode,
+    std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
+    return emflow_test::sa_settings<emflow::pipelines::sa::esais_detail::esais_settings>(
+        memory, mode, in_memory_symbols);
+}
+
+//! The suffix array of t by eSAIS with settings s, as 64-bit values.
+template <class Index>
+std::vector<std::uint64_t> esais_sa(const text_bytes& t,
+                                    const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+    return emflow_test::sa_of<Index>([&](auto& out) {
+        emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
+                                                        t.size(), out, s);
+    });
+}
+
+//! eSAIS with settings s gives the suffix array of t.
+template <class Index>
+void check(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+    emflow_test::check_reference(t, esais_sa<Index>(t, s));
+}
+
+}  // namespace
