@@ -151,7 +151,7 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
     auto sa = open_sa();
     auto lcp = open_lcp();
     auto entries = zip(sa, lcp);
-    auto requests = checker_detail::refill_from<request<Index>>(
+    auto requests = emflow::refill_from<request<Index>>(
         entries, [k = std::uint64_t(0), prev = std::uint64_t(0), n](auto& src, request<Index>* out,
                                                                     std::size_t cap) mutable {
             std::size_t m = 0;
