@@ -20,7 +20,7 @@
 #include <emflow/mpi/stats.hpp>
 #include <emflow/mpi/tfp_evaluation.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/pipelines/tfp/random_dag.hpp>
+#include "tfp/random_dag.hpp"
 
 #include <stxxl/vector>
 
@@ -34,7 +34,7 @@
 #include <vector>
 
 namespace mpi = emflow::mpi;
-namespace tfp = emflow::tfp;
+namespace tfp = emflow::pipelines::tfp;
 using u64 = std::uint64_t;
 
 namespace {
