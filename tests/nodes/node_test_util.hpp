@@ -35,18 +35,6 @@ std::vector<emflow::value_t<Node>> drain_mixed(Node& node, std::mt19937_64& rng,
     return out;
 }
 
-//! True in an AddressSanitizer build. ASan does not see oneTBB moving a suspended task's stack
-//! between threads, so an exception thrown after a resume triggers false stack-buffer-overflow
-//! reports in its unwinding hook; the tests that throw inside resumed tasks are skipped there
-//! (the Release build runs them, and the 1-thread variants run everywhere).
-inline bool under_address_sanitizer() {
-#if defined(__SANITIZE_ADDRESS__)
-    return true;
-#else
-    return false;
-#endif
-}
-
 //! Input sizes worth testing: empty, one element, small and a few random larger ones.
 inline std::vector<std::size_t> test_sizes(std::mt19937_64& rng) {
     return {0,

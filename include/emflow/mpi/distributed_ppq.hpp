@@ -25,6 +25,7 @@
 #include <emflow/mpi/exchange.hpp>
 #include <emflow/nodes/pq_push.hpp>
 #include <emflow/ppq.hpp>
+#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -55,6 +56,7 @@ public:
             exchange<T> x(comm_, xopt_);
             bulk_push_from(local_, std::size_t(1) << 20, route(std::forward<Src>(src), x, owner_));
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             error = std::current_exception();
         }
         agree_on_errors(comm_, error);
@@ -102,6 +104,7 @@ private:
         try {
             f();
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             return std::current_exception();
         }
         return nullptr;

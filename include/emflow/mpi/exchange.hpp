@@ -16,6 +16,7 @@
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/exchange_channel.hpp>
 #include <emflow/node.hpp>
+#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -131,6 +132,7 @@ private:
         try {
             f();
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             fail(std::current_exception());
             throw;
         }
@@ -165,6 +167,7 @@ public:
             try {
                 ended_ = !channel_->next(*ctx_, items, len_);
             } catch (...) {
+                emflow::detail::forget_unwound_frames();
                 channel_->fail_local(std::current_exception(), ctx_);
                 throw;
             }
@@ -255,6 +258,7 @@ private:
                     done += n;
                 }
             } catch (...) {
+                emflow::detail::forget_unwound_frames();
                 sender_.fail(std::current_exception());  // e.g. the source threw
                 throw;
             }

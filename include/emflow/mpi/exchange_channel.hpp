@@ -32,6 +32,7 @@
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/error.hpp>
 #include <emflow/mpi/stats.hpp>
+#include <emflow/unwound_stack.hpp>
 
 #include <mpi.h>
 
@@ -305,6 +306,7 @@ private:
             }
             cancel_receives();
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             std::lock_guard<std::mutex> lock(mutex_);
             engine_error_ = std::current_exception();
             wait_.notify_all();

@@ -20,6 +20,7 @@
 #include <emflow/ppq/parallel_algorithms.hpp>
 #include <emflow/ppq/stats.hpp>
 #include <emflow/ppq/tournament_tree.hpp>
+#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -200,6 +201,7 @@ public:
             ++stats_.external_merges;
             add(std::move(merged));
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             participating_.clear();
             limit_tree_.rebuild(arrays_.size());
             throw;

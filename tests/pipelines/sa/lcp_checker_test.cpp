@@ -20,14 +20,6 @@ using emflow_test::text_bytes;
 
 namespace {
 
-// A violation thrown in a task resumed on a oneTBB coroutine stack trips ASan (see
-// checker_test.cpp): under ASan the checks run in traditional mode.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr pipelining check_mode = pipelining::traditional;
-#else
-constexpr pipelining check_mode = pipelining::parallel;
-#endif
-
 template <class Index>
 check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
                    const std::vector<std::uint64_t>& lcp,
@@ -35,7 +27,6 @@ check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
     std::vector<Index> s(sa.begin(), sa.end()), l(lcp.begin(), lcp.end());
     sa_config cfg;
     cfg.memory_bytes = memory;
-    cfg.mode = check_mode;
     return check_lcp_array<Index>([&] { return streamify(t); }, t.size(),
                                   [&] { return streamify(s); }, [&] { return streamify(l); },
                                   l.size(), cfg);

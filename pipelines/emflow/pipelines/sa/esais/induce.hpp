@@ -15,6 +15,7 @@
 #pragma once
 
 #include <emflow/pipelines/sa/esais/tuples.hpp>
+#include <emflow/unwound_stack.hpp>
 
 #include <stxxl/sorter>
 
@@ -127,6 +128,7 @@ private:
                 advance(x, rank, name);
             }
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -185,6 +187,7 @@ private:
                 push(y);
             }
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -210,6 +213,7 @@ private:
                 push(y);
             }
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -239,6 +243,7 @@ private:
         try {
             end_bulk();
         } catch (...) {
+            emflow::detail::forget_unwound_frames();
         }
     }
 
