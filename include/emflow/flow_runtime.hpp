@@ -17,7 +17,6 @@
 #pragma once
 
 #include <emflow/memory_budget.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <oneapi/tbb/task.h>
 #include <oneapi/tbb/task_arena.h>
@@ -104,11 +103,9 @@ public:
     void spawn(F&& f) {
         auto task = [this, f = std::forward<F>(f)] {
             if (cancelled()) return;
-            emflow::detail::forget_unwound_frames();  // e.g. left by oneTBB's own handlers
             try {
                 f();
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 fail(std::current_exception());
             }
         };
@@ -223,7 +220,6 @@ void run_graph(Start&& start, Drive&& drive, const run_options& opt = {}) {
         try {
             drive(ctx);
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             ctx.fail(std::current_exception());
         }
         ctx.wait_all();

@@ -21,8 +21,6 @@
 // every item pushed so far except the bulks already extracted.
 #pragma once
 
-#include <emflow/unwound_stack.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
@@ -143,7 +141,6 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
         try {
             process(time_forward_bulk<Queue>(queue, bulk, limit_ptr));
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             try {
                 queue.bulk_push_end();  // leave the queue usable; the first error wins
             } catch (...) {

@@ -25,7 +25,6 @@
 #include <emflow/mpi/exchange.hpp>
 #include <emflow/nodes/pq_push.hpp>
 #include <emflow/ppq.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -56,7 +55,6 @@ public:
             exchange<T> x(comm_, xopt_);
             bulk_push_from(local_, std::size_t(1) << 20, route(std::forward<Src>(src), x, owner_));
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             error = std::current_exception();
         }
         agree_on_errors(comm_, error);
@@ -104,7 +102,6 @@ private:
         try {
             f();
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             return std::current_exception();
         }
         return nullptr;

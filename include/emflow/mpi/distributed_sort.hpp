@@ -27,7 +27,6 @@
 #include <emflow/mpi/exchange.hpp>
 #include <emflow/nodes/materialize.hpp>
 #include <emflow/nodes/sort.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -164,7 +163,6 @@ distributed_sort_stats distributed_sort(const communicator& comm, MakeSource mak
     try {
         materialize(make_source(), sampler);
     } catch (...) {
-        emflow::detail::forget_unwound_frames();
         error = std::current_exception();
     }
     agree_on_errors(comm, error);
@@ -185,7 +183,6 @@ distributed_sort_stats distributed_sort(const communicator& comm, MakeSource mak
         materialize(route(make_source(), x, rank_of) | sort(cmp, memory_bytes, opt.local), out);
         stats.exchange = x.stats();
     } catch (...) {
-        emflow::detail::forget_unwound_frames();
         error = std::current_exception();
     }
     agree_on_errors(comm, error);

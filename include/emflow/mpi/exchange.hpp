@@ -16,7 +16,6 @@
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/exchange_channel.hpp>
 #include <emflow/node.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -132,7 +131,6 @@ private:
         try {
             f();
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             fail(std::current_exception());
             throw;
         }
@@ -167,7 +165,6 @@ public:
             try {
                 ended_ = !channel_->next(*ctx_, items, len_);
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 channel_->fail_local(std::current_exception(), ctx_);
                 throw;
             }
@@ -258,7 +255,6 @@ private:
                     done += n;
                 }
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 sender_.fail(std::current_exception());  // e.g. the source threw
                 throw;
             }

@@ -32,7 +32,6 @@
 #include <emflow/mpi/communicator.hpp>
 #include <emflow/mpi/error.hpp>
 #include <emflow/mpi/stats.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <mpi.h>
 
@@ -306,7 +305,6 @@ private:
             }
             cancel_receives();
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             std::lock_guard<std::mutex> lock(mutex_);
             engine_error_ = std::current_exception();
             wait_.notify_all();

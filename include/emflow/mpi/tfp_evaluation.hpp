@@ -24,7 +24,6 @@
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -236,7 +235,6 @@ dag_evaluation_stats evaluate_dag(const communicator& comm, std::uint64_t n,
             try {
                 evaluator.prepare(a, b, popped);
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 error = std::current_exception();
             }
             agree_on_errors(comm, error);

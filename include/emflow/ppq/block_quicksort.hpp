@@ -20,8 +20,6 @@
 // a comparison is put back first); T must be trivially copyable.
 #pragma once
 
-#include <emflow/unwound_stack.hpp>
-
 #include <tbb/parallel_invoke.h>
 
 #include <algorithm>
@@ -57,7 +55,6 @@ void insertion_sort(T* first, T* last, Less& less) {
                 --hole;
             }
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             *hole = item;  // the range stays a permutation
             throw;
         }

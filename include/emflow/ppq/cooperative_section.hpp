@@ -10,8 +10,6 @@
 // arenas.
 #pragma once
 
-#include <emflow/unwound_stack.hpp>
-
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -93,7 +91,6 @@ private:
             try {
                 l.body(i);
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 std::lock_guard<std::mutex> lock(mutex_);
                 if (!l.error) l.error = std::current_exception();
             }

@@ -20,7 +20,6 @@
 #include <emflow/ppq/parallel_algorithms.hpp>
 #include <emflow/ppq/stats.hpp>
 #include <emflow/ppq/tournament_tree.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -201,7 +200,6 @@ public:
             ++stats_.external_merges;
             add(std::move(merged));
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             participating_.clear();
             limit_tree_.rebuild(arrays_.size());
             throw;

@@ -8,7 +8,6 @@
 #include <emflow/ppq/block_io.hpp>
 #include <emflow/ppq/config.hpp>
 #include <emflow/ppq/external_array.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <cstdlib>
 #include <memory>
@@ -83,7 +82,6 @@ private:
                 auto reqs = transfer_block(b, h.buffer + off, cfg_.block_bytes, true);
                 for (auto& r : reqs) h.reqs.push_back(std::move(r));
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 free_block(b, cfg_.block_bytes);
                 throw;
             }

@@ -22,7 +22,6 @@
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/chunked_push.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -78,7 +77,6 @@ void end_bulk_quietly(Queue& q) {
     try {
         q.bulk_push_end();
     } catch (...) {
-        emflow::detail::forget_unwound_frames();
     }
 }
 
@@ -103,7 +101,6 @@ void bulk_push_from(Queue& q, std::size_t approx_size, const bulk_push_options& 
                       (ctx.spawn([&q, &ctx, &sources] { detail::push_all(q, sources, ctx); }), ...);
                   });
     } catch (...) {
-        emflow::detail::forget_unwound_frames();
         if (opened) detail::end_bulk_quietly(q);
         throw;
     }

@@ -33,7 +33,6 @@
 #include <emflow/nodes/external_runs.hpp>
 
 #include <emflow/ppq/block_quicksort.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <oneapi/tbb/parallel_sort.h>
 #include <oneapi/tbb/task_arena.h>
@@ -230,7 +229,6 @@ private:
                 write_run(st.spare);
                 if (last) finish_input();
             } catch (...) {
-                emflow::detail::forget_unwound_frames();
                 release_forming();
                 throw;
             }

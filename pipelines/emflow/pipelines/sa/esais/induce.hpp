@@ -15,7 +15,6 @@
 #pragma once
 
 #include <emflow/pipelines/sa/esais/tuples.hpp>
-#include <emflow/unwound_stack.hpp>
 
 #include <stxxl/sorter>
 
@@ -128,7 +127,6 @@ private:
                 advance(x, rank, name);
             }
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -187,7 +185,6 @@ private:
                 push(y);
             }
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -213,7 +210,6 @@ private:
                 push(y);
             }
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
             end_bulk_quietly();
             throw;
         }
@@ -243,7 +239,6 @@ private:
         try {
             end_bulk();
         } catch (...) {
-            emflow::detail::forget_unwound_frames();
         }
     }
 
