@@ -7,6 +7,7 @@
 
 #include <emflow/flow.hpp>
 
+#include <algorithm>
 #include <numeric>
 
 #include "node_test_util.hpp"
@@ -154,6 +155,31 @@ TEST_CASE("an input of one run is sorted in RAM, without disk I/O", "[sort]") {
         CHECK(io.get_written_volume() == 0);
         CHECK(io.get_read_volume() == 0);
     }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a stated input length that fits the whole run memory makes one run with async runs",
+          "[sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    auto written = [&](const std::vector<u64>& v, std::uint64_t stated) {
+        std::vector<u64> got;
+        const auto before = stxxl::stats_data(*stxxl::stats::get_instance());
+        materialize(streamify(v) | sort(less_u64{}, small_budget, sort_options{true, true, stated}),
+                    std::back_inserter(got));
+        const auto io = stxxl::stats_data(*stxxl::stats::get_instance()) - before;
+        auto expect = v;
+        std::sort(expect.begin(), expect.end());
+        CHECK(got == expect);
+        return io.get_written_volume();
+    };
+    // 1.9 MB: more than one of the two async half buffers of small_budget, less than both.
+    const auto fits = emflow_test::random_values(rng, 250000 - rng() % 1000);
+    CHECK(written(fits, 0) > 0);  // unknown length: two half-buffer runs on disk
+    CHECK(written(fits, fits.size()) == 0);
+    // A length stated too short: the one buffer's runs go to disk, formed as they fill.
+    const auto longer = emflow_test::random_values(rng, 1000000 + rng() % 1000);
+    CHECK(written(longer, 1000) > 0);
     CHECK(dir.entries() == 0);
 }
 

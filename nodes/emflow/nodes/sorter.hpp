@@ -18,7 +18,9 @@
 // the budget has room for it then, with up to a second block per run for prefetching if that is
 // spare (not assigned to its phase's other consumers). An input that makes one run only is
 // sorted and kept in RAM (moved from the run formation's memory to the merge's), unless the
-// merge's phase cannot hold it: then it goes to disk like any run.
+// merge's phase cannot hold it: then it goes to disk like any run. With async runs, an input
+// that would fit in the whole run memory still makes two runs of half buffers, unless the caller
+// states its length (sort_options::expected_items).
 //
 // The comparator is any strict weak ordering: cmp(a, b) is true if a comes first. Items are
 // stored on disk as bytes (trivially destructible types, as in STXXL's containers).
@@ -53,6 +55,9 @@ namespace emflow {
 struct sort_options {
     bool async_runs = true;     //!< sort and write a run in a task while the next one fills
     bool parallel_sort = true;  //!< sort each run in parallel (else sequentially)
+    //! The input's length if known (0: unknown). An input shorter than the whole run memory
+    //! then fills one buffer instead of two halves: one run, kept in RAM.
+    std::uint64_t expected_items = 0;
 };
 
 //! Push in, pull out sorter.
@@ -172,15 +177,18 @@ private:
             {}, 2);
     }
 
-    //! Allocates the run buffers from the run formation's assignment.
+    //! Allocates the run buffers from the run formation's assignment: two halves with async
+    //! runs, unless the expected input fits in the whole (then overlapping would only split
+    //! one run in RAM into two on disk).
     void allocate_runs() {
-        const std::size_t buffers = opt_.async_runs ? 2 : 1;
         std::size_t mem = ctx_->memory().acquire(runs_id_, ctx_->memory().assigned(runs_id_));
-        const std::size_t writer = runs_type::writer_bytes();
-        run_capacity_ =
-            std::max<std::size_t>(1, (mem - std::min(mem, writer)) / buffers / sizeof(T));
+        const std::size_t room =
+            std::max<std::size_t>(1, (mem - std::min(mem, runs_type::writer_bytes())) / sizeof(T));
+        const bool fits = opt_.expected_items > 0 && opt_.expected_items < room;
+        double_buffered_ = opt_.async_runs && !fits;
+        run_capacity_ = std::max<std::size_t>(1, double_buffered_ ? room / 2 : room);
         state_->filling.reserve(run_capacity_);
-        if (opt_.async_runs) state_->spare.reserve(run_capacity_);
+        if (double_buffered_) state_->spare.reserve(run_capacity_);
     }
 
     struct state {
@@ -212,7 +220,7 @@ private:
             return;
         }
         ++s.runs_formed;
-        if (!opt_.async_runs) {
+        if (!double_buffered_) {
             write_run(s.filling);
             if (last) finish_input();
             return;
@@ -349,6 +357,7 @@ private:
     bool started_ = false, merging_ = false, merged_ = false;
     bool in_ram_ = false;  // the input was one run, merged from RAM
     std::size_t run_capacity_ = 0;
+    bool double_buffered_ = false;  // runs fill two half buffers, one formed while the other fills
     batch_buffer<T> out_;
 };
 

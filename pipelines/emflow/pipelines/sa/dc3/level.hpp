@@ -95,9 +95,9 @@ void dc3_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& o
 template <bool Async, class Index, class Sym, class OpenText>
 std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index>& names,
                           const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
-    const sort_options opt{Async, Async};
-    const std::size_t mem = sorter_budget(cfg, 2);  // the first merges while the second fills
     const std::uint64_t n0 = (n + 2) / 3;
+    const sort_options opt{Async, Async, n0 + n / 3};  // both sorts get the whole sample
+    const std::size_t mem = sorter_budget(cfg, 2);     // the first merges while the second fills
     auto ph =
         begin_phase(cfg.report, phase_name(level, "sort and name the sample"), n * symbol_bytes);
     using T = triple<Sym, Index>;
@@ -128,8 +128,8 @@ void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_set
         map_each(count_progress(streamify(sa), ph), [k = std::uint64_t(0)](const Index& j) mutable {
             return keyed<Index>{j, Index(++k)};
         });
-    auto sorted = decouple<Async>(
-        sort(std::move(pairs), by_key<Index>{}, sorter_budget(cfg, 1), sort_options{Async, Async}));
+    auto sorted = decouple<Async>(sort(std::move(pairs), by_key<Index>{}, sorter_budget(cfg, 1),
+                                       sort_options{Async, Async, sa.size()}));
     write_vector(std::move(sorted) | transform([](const keyed<Index>& k) { return k.value; }),
                  ranks);
 }
@@ -138,7 +138,7 @@ void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_set
 template <bool Async, class Index, class Sym, class OpenText, class Out>
 void sort_suffixes(OpenText& open_text, std::uint64_t n, const ext_vector<Index>& ranks, Out& out,
                    const dc3_settings& cfg, unsigned level) {
-    const sort_options opt{Async, Async};
+    const sort_options opt{Async, Async, (n + 2) / 3};  // each class has at most n0 suffixes
     const std::size_t mem = sorter_budget(cfg, 3);
     auto ph = begin_phase(cfg.report, phase_name(level, "sort and merge the suffixes"),
                           n * sizeof(Index));
