@@ -178,6 +178,7 @@ public:
     void assign() {
         assign_run_long();
         std::map<int, std::vector<consumer*>> levels;
+        levels[0];  // a graph of run-long buffers alone is one phase too: its minima are checked
         for (auto& c : consumers_)
             if (!c.run_long) levels[c.level].push_back(&c);
         for (auto& [level, cs] : levels) {

@@ -43,8 +43,11 @@ public:
     explicit any_pull_source(Src&& src)
         : src_(std::make_unique<holder<Src>>(std::forward<Src>(src))) {}
 
-    //! Starts the source.
-    void start(run_context& ctx) { src_->start(ctx); }
+    //! Starts the source, declares the buffer.
+    void start(run_context& ctx) {
+        src_->start(ctx);
+        this->declare_buffer(ctx, "any_pull_source chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) { return src_->fill(out, cap); }

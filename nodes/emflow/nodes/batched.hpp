@@ -26,8 +26,11 @@ public:
     batched_node(Src&& src, std::size_t chunk)
         : buffered_pull<batched_node, T>(chunk), src_(std::forward<Src>(src)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
+    //! Starts src, declares the buffer.
+    void start(run_context& ctx) {
+        src_.start(ctx);
+        this->declare_buffer(ctx, "batched chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) {

@@ -5,10 +5,12 @@
 // push (materialize into a push node, pump, the PQ's producers, split's side outputs).
 //
 //   chunked_push<T> chunks;                                     // scratch allocated on demand
+//   chunks.declare(ctx, "split chunk", src);                    // in start(): to the budget
 //   chunks.drain(src, [&](const T* p, std::size_t n) { sink.push_batch(p, n); });
 //   pull_into_sink(src, sink, chunks);                          // the same, then sink.push_stop()
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 
 #include <algorithm>
@@ -43,6 +45,13 @@ public:
         with_contiguous(src.batch_begin(), n, scratch<decltype(src.batch_begin())>(), f);
         src += n;
         return true;
+    }
+    //! Declares the scratch to the run's budget if src's batches are copied (their iterator is
+    //! not a plain pointer); call from start().
+    template <class Src>
+    void declare(run_context& ctx, const char* name, Src& src) const {
+        if constexpr (!std::is_pointer_v<decltype(src.batch_begin())>)
+            ctx.memory().declare_run_long(name, memory_demand::fixed(chunk_ * sizeof(T)));
     }
     //! Hands on all of src.
     template <class Src, class F>

@@ -31,9 +31,10 @@ public:
     collect_node(std::size_t chunk, Srcs&&... srcs)
         : chunk_(chunk > 0 ? chunk : 1), srcs_(std::forward<Srcs>(srcs)...) {}
 
-    //! Starts every input.
+    //! Starts every input, declares the buffer.
     void start(run_context& ctx) {
         std::apply([&](auto&... s) { (s.start(ctx), ...); }, srcs_);
+        this->declare_buffer(ctx, "collect chunk");
     }
 
 private:

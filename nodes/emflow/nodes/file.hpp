@@ -11,6 +11,7 @@
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/pull_base.hpp>
 
@@ -45,6 +46,12 @@ template <class T>
 constexpr std::size_t file_chunk_elems() {
     return io_alignment *
            std::max<std::size_t>(1, (std::size_t(1) << 20) / io_alignment / sizeof(T));
+}
+
+//! The two buffers of a file node.
+template <class T>
+memory_demand file_buffers_demand() {
+    return memory_demand::fixed(2 * file_chunk_elems<T>() * sizeof(T));
 }
 
 //! An io_alignment-aligned array of n elements of T.
@@ -108,8 +115,9 @@ public:
         if (tail_fd_ >= 0) ::close(tail_fd_);
     }
 
-    //! Opens the file and starts reading both buffers.
-    void start(run_context&) {
+    //! Opens the file, declares both buffers and starts reading them.
+    void start(run_context& ctx) {
+        ctx.memory().declare_run_long("file reader", detail::file_buffers_demand<T>());
         size_ = readable_file_size(path_);
         if (size_ % sizeof(T) != 0)
             throw std::runtime_error("emflow: '" + path_ + "' holds " + std::to_string(size_) +
@@ -221,9 +229,10 @@ public:
         file_ =
             std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
     }
-    //! Opens the file if open() was not called, allocates the buffers.
-    void start(run_context&) {
+    //! Opens the file if open() was not called, declares and allocates the buffers.
+    void start(run_context& ctx) {
         open();
+        ctx.memory().declare_run_long("file writer", detail::file_buffers_demand<T>());
         for (slot& s : slots_) s.data.allocate(detail::file_chunk_elems<T>());
     }
     //! Appends x.

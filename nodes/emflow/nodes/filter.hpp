@@ -23,8 +23,11 @@ public:
     //! src filtered by pred.
     filter_node(Src&& src, Pred pred) : src_(std::forward<Src>(src)), pred_(std::move(pred)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
+    //! Starts src, declares the buffer.
+    void start(run_context& ctx) {
+        src_.start(ctx);
+        this->declare_buffer(ctx, "filter chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) {

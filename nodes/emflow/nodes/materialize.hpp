@@ -101,8 +101,7 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
         [&](run_context& ctx) {
             src.start(ctx);
             sink.start(ctx);
-            ctx.memory().declare_run_long("push chunk",
-                                          memory_demand::fixed(default_chunk * sizeof(T)));
+            chunks.declare(ctx, "push chunk", src);
         },
         [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
 }

@@ -21,6 +21,7 @@
 //   };
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 
 #include <algorithm>
@@ -71,7 +72,7 @@ private:
 
 //! The pull members over a buffer of chunk elements refilled by Derived::refill(out, cap)
 //! (file comment). The buffer is allocated at the first refill (never in a constructor) and freed
-//! at the end of the stream.
+//! at the end of the stream; the node declares it in start() by declare_buffer(ctx, name).
 template <class Derived, class T>
 class buffered_pull : public pull_base<Derived, T> {
     friend class pull_base<Derived, T>;
@@ -82,6 +83,13 @@ public:
         : cap_(std::max<std::size_t>(chunk, 1)) {}
     buffered_pull(buffered_pull&&) noexcept = default;
     buffered_pull& operator=(buffered_pull&&) noexcept = default;
+
+protected:
+    //! Declares the buffer to the run's budget (run-long: it may be held from the first pull to
+    //! the end); call from start().
+    void declare_buffer(run_context& ctx, const char* name) const {
+        ctx.memory().declare_run_long(name, memory_demand::fixed(cap_ * sizeof(T)));
+    }
 
 private:
     std::pair<const T*, const T*> next_batch() {

@@ -23,10 +23,11 @@ public:
     pump_node(Src&& src, Succ&& succ, std::size_t chunk)
         : src_(std::forward<Src>(src)), succ_(std::forward<Succ>(succ)), chunks_(chunk) {}
 
-    //! Starts src and succ, spawns the first chunk.
+    //! Starts src and succ, declares the scratch, spawns the first chunk.
     void start(run_context& ctx) {
         src_.start(ctx);
         succ_.start(ctx);
+        chunks_.declare(ctx, "pump chunk", src_);
         ctx_ = &ctx;
         spawn();
     }

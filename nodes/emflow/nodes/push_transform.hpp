@@ -3,6 +3,7 @@
 //   auto worker = push_transform(pp, [](std::uint64_t seed) { return expensive(seed); });
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 
 #include <algorithm>
@@ -22,9 +23,11 @@ public:
     //! f in front of succ.
     push_transform_node(Succ&& succ, F f) : succ_(std::forward<Succ>(succ)), f_(std::move(f)) {}
 
-    //! Starts succ.
+    //! Starts succ, allocates and declares the scratch.
     void start(run_context& ctx) {
         succ_.start(ctx);
+        ctx.memory().declare_run_long("push_transform chunk",
+                                      memory_demand::fixed(default_chunk * sizeof(value_t<Succ>)));
         scratch_.resize(default_chunk);
     }
     //! Pushes f(x).

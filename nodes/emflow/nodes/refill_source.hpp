@@ -26,8 +26,8 @@ public:
     refill_source(Refill refill, std::size_t chunk)
         : buffered_pull<refill_source, T>(chunk), refill_(std::move(refill)) {}
 
-    //! Nothing to start (the buffer is allocated at the first refill).
-    void start(run_context&) {}
+    //! Declares the buffer (allocated at the first refill).
+    void start(run_context& ctx) { this->declare_buffer(ctx, "refill chunk"); }
 
 private:
     std::size_t refill(T* out, std::size_t cap) { return refill_(out, cap); }
@@ -52,8 +52,11 @@ public:
         : buffered_pull<refill_from_node, T>(chunk), src_(std::forward<Src>(src)),
           f_(std::move(f)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
+    //! Starts src, declares the buffer.
+    void start(run_context& ctx) {
+        src_.start(ctx);
+        this->declare_buffer(ctx, "refill chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) { return f_(src_, out, cap); }

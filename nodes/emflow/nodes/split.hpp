@@ -26,10 +26,11 @@ public:
         : pass_through<split_node, Src>(std::forward<Src>(src)),
           succs_(std::forward<Succs>(succs)...) {}
 
-    //! Starts src and the push successors.
+    //! Starts src and the push successors, declares the scratch.
     void start(run_context& ctx) {
         this->src().start(ctx);
         std::apply([&](auto&... s) { (s.start(ctx), ...); }, succs_);
+        chunks_.declare(ctx, "split chunk", this->src());
     }
     //! True when src is empty; the first time, stops the successors.
     bool empty() {

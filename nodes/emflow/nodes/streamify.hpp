@@ -52,8 +52,8 @@ public:
     //! The range [first, last).
     copied_range_source(It first, It last) : cur_(first), end_(last) {}
 
-    //! Nothing to start (the buffer is allocated at the first refill).
-    void start(run_context&) {}
+    //! Declares the buffer (allocated at the first refill).
+    void start(run_context& ctx) { this->declare_buffer(ctx, "range chunk"); }
 
 private:
     std::size_t refill(T* out, std::size_t cap) {

@@ -25,10 +25,11 @@ public:
     //! Joins a and b.
     zip_node(A&& a, B&& b) : a_(std::forward<A>(a)), b_(std::forward<B>(b)) {}
 
-    //! Starts both inputs.
+    //! Starts both inputs, declares the buffer.
     void start(run_context& ctx) {
         a_.start(ctx);
         b_.start(ctx);
+        this->declare_buffer(ctx, "zip chunk");
     }
 
 private:

@@ -58,7 +58,7 @@ TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vector
     for (auto x : ref) sa.push_back(x);
     for (auto mode : {pipelining::traditional, rejecting_mode}) {
         sa_config cfg;
-        cfg.memory_bytes = 5 << 20;
+        cfg.memory_bytes = 24 << 20;  // the vectors' readers hold 12 MiB (2 MiB blocks)
         cfg.mode = mode;
         auto io_before = current_io_volume();
         auto r = check_suffix_array<std::uint64_t>([&] { return streamify(text); }, text.size(),

@@ -6,8 +6,8 @@
 //   2. suffix i < suffix j exactly when (T[i], ISA[i+1]) < (T[j], ISA[j+1]), the empty suffix
 //      ranking lowest: the triples (ISA[i], T[i], ISA[i+1]) sorted by ISA[i] must increase
 //      strictly in (T[i], ISA[i+1]).
-// The three pipeline phases (runs of sort 1; its merge beside the runs of sort 2; the merge of
-// sort 2 and the final scan) share the memory budget.
+// It is one graph under the budget: the runtime assigns it to the three phases (runs of sort 1;
+// its merge beside the runs of sort 2; the merge of sort 2 and the final scan).
 //
 //   auto r = check_suffix_array<std::uint32_t>([&] { return streamify(text); }, text.size(),
 //                                              [&] { return streamify(sa); }, sa.size());
@@ -81,8 +81,8 @@ struct by_rank {
 
 //! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of
 //! the n-byte text read by open_text(). Both callables return a fresh pull node each call.
-//! A wrong array gives ok == false and the reason; I/O errors and a budget below the sorters'
-//! minimum throw.
+//! A wrong array gives ok == false and the reason; I/O errors throw, and a budget below the
+//! graph's least memory is a config_error.
 template <class Index, class OpenText, class OpenSA>
 check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
                                 std::uint64_t sa_length, const sa_config& cfg = {}) {
@@ -93,7 +93,6 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
     if (n > max_text_length<Index>())
         return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
                            std::to_string(sizeof(Index)) + "-byte indices"};
-    const std::size_t sort_bytes = cfg.memory_bytes / 2;
     const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
 
     // 1. (SA[k], k), entries out of range rejected before they reach the sorter.
@@ -117,8 +116,7 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
             return m;
         });
     auto phase1 = begin_phase(cfg.report, "check: sort by position", n * sizeof(Index));
-    auto by_position =
-        pairs | count_progress(phase1, sizeof(Index)) | sort(by_pos<Index>{}, sort_bytes, opt);
+    auto by_position = pairs | count_progress(phase1, sizeof(Index)) | sort(by_pos<Index>{}, opt);
 
     // 2. In position order: the permutation check, then (ISA[i], T[i], ISA[i+1] + 1).
     auto text = open_text();
@@ -151,9 +149,11 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
         });
     auto phase2 = begin_phase(cfg.report, "check: sort by rank", n * sizeof(Index));
     auto by_rank_order =
-        triples | count_progress(phase2, sizeof(Index)) | sort(by_rank<Index>{}, sort_bytes, opt);
+        triples | count_progress(phase2, sizeof(Index)) | sort(by_rank<Index>{}, opt);
 
     // 3. Adjacent suffixes ordered.
+    run_options run;
+    run.memory_bytes = cfg.memory_bytes;
     check_result result;
     try {
         std::uint64_t k = 0;
@@ -169,7 +169,8 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
                                         "] and SA[" + std::to_string(k) + "] are out of order");
                     last = t;
                 }
-            }));
+            }),
+            run);
     } catch (const violation& v) {
         result = {false, v.what()};
     }

@@ -9,6 +9,7 @@
 // The fingerprints are joined by sorting: the pairs ask for P at SA[k] (both pairs that suffix
 // belongs to use it), at SA[k-1] + h and at SA[k] + h with the byte there; the requests sorted by
 // position meet one scan of the text, the answers sorted back by k are checked in one scan.
+// It is one graph under the budget, assigned to its phases by the runtime.
 //
 //   auto r = check_lcp_array<std::uint32_t>([&] { return streamify(text); }, text.size(),
 //                                           [&] { return streamify(sa); },
@@ -128,7 +129,7 @@ auto refill_from_two(A& a, B& b, F f) {
 //! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
 //! check_suffix_array first: a wrong suffix array makes this verdict meaningless). The callables
 //! return a fresh pull node each call. A wrong array gives ok == false and the reason; I/O
-//! errors and a budget below the sorters' minimum throw.
+//! errors throw, and a budget below the graph's least memory is a config_error.
 template <class Index, class OpenText, class OpenSA, class OpenLCP>
 check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
                              OpenLCP&& open_lcp, std::uint64_t lcp_length,
@@ -141,7 +142,6 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
     if (n > max_text_length<Index>())
         return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
                            std::to_string(sizeof(Index)) + "-byte indices"};
-    const std::size_t sort_bytes = cfg.memory_bytes / 2;
     const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
     std::random_device entropy;
     const std::uint64_t base =
@@ -180,8 +180,8 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
         });
     // Progress in requests (three per pair), counted as sizeof(Index) bytes each.
     auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
-    auto by_pos = requests | count_progress(phase1, sizeof(Index)) |
-                  sort(by_position<Index>{}, sort_bytes, opt);
+    auto by_pos =
+        requests | count_progress(phase1, sizeof(Index)) | sort(by_position<Index>{}, opt);
 
     // 2. One scan of the text: P[x] at each requested position x (and T[x]).
     auto text = open_text();
@@ -209,10 +209,11 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
             return m;
         });
     auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
-    auto by_k =
-        answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, sort_bytes, opt);
+    auto by_k = answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, opt);
 
     // 3. Per pair: equal prefixes, different next bytes.
+    run_options run;
+    run.memory_bytes = cfg.memory_bytes;
     check_result result;
     try {
         std::uint64_t prev_start = 0, start = 0;
@@ -246,7 +247,8 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
                                                     std::to_string(k) + "] agree on the next byte");
                             }
                         }
-                    }));
+                    }),
+                    run);
     } catch (const violation& v) {
         result = {false, v.what()};
     }

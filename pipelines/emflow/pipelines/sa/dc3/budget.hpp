@@ -1,12 +1,15 @@
-// emflow/pipelines/sa/dc3/budget.hpp: how DC3 shares its memory budget. Every level gets the whole
-// budget: the levels above keep only the block lists of their external vectors (page caches are
-// dropped once a vector is written). In a level, the phase with the most concurrent memory is
-// the last one: three sorters (run formation, then merging) and, in parallel pipelining, five
-// async nodes (the two pushes into classes 1 and 2, the pulls after the three merges). A level
-// whose text fits in RAM runs the in-memory base case.
+// emflow/pipelines/sa/dc3/budget.hpp: DC3's memory budget. Every level gets the whole budget: the
+// levels above keep only the block lists of their external vectors (page caches are dropped once
+// a vector is written). Each graph of a level runs under the budget (graph_run) and its sorters
+// take what the runtime assigns them by phase (emflow/memory_budget.hpp): a sort's run formation
+// has its phase to itself or shares it with the merge feeding it. The phase with the most
+// concurrent memory is the last one: three sorters forming runs (then merging) and, in parallel
+// pipelining, five async nodes (the two pushes into classes 1 and 2, the pulls after the three
+// merges). A level whose text fits in RAM runs the in-memory base case.
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/memory_budget.hpp>
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/in_memory.hpp>
 
@@ -20,10 +23,17 @@
 
 namespace emflow::pipelines::sa::dc3_detail {
 
+//! Bytes of an external vector's block.
+inline constexpr std::uint64_t vector_block_bytes = 256 * 1024;
+
 //! External vector of the recursion: 256 KiB blocks, a page cache of two blocks (only while it
 //! is written).
 template <class T>
-using ext_vector = typename stxxl::VECTOR_GENERATOR<T, 2, 1, 256 * 1024>::result;
+using ext_vector = typename stxxl::VECTOR_GENERATOR<T, 2, 1, vector_block_bytes>::result;
+
+//! The page cache of an external vector while it is written: the one buffer of a level's graphs
+//! that no node declares.
+inline constexpr std::uint64_t page_cache_bytes = 2 * vector_block_bytes;
 
 //! A construction's settings inside DC3: the caller's, and the longest text a level runs in RAM
 //! (besides the budget's limit; tests lower it to drive small texts through external levels).
@@ -31,8 +41,6 @@ struct dc3_settings : sa_config {
     std::uint64_t in_memory_symbols = ~std::uint64_t(0);  //!< longer texts run externally
 };
 
-//! Readers and writers of external vectors, page caches, batch buffers and windows of one level.
-inline constexpr std::uint64_t io_reserve = 6 << 20;
 //! Each of the two buffers of an async node.
 inline constexpr std::uint64_t async_buffer_bytes = 256 << 10;
 //! Async nodes alive at once in parallel pipelining (the last phase of a level).
@@ -50,9 +58,17 @@ inline std::uint64_t sorter_minimum(bool async_runs) {
     return std::max(4 * block + (async_runs ? 2 : 1) * 2 * block, (4 * disks + 3) * block);
 }
 
+//! The fixed buffers of a phase of an external level, as its nodes declare them (at most): the
+//! text's file reader and the output's file writer (2 MiB each), the classes' scan's two rank
+//! readers, chunks and windows (1 MiB), the page cache. The external memory must be configured.
+inline std::uint64_t io_reserve() {
+    const std::uint64_t disks = stxxl::config::get_instance()->disks_number();
+    return (5 << 20) + 2 * (2 * disks + 1) * vector_block_bytes + page_cache_bytes;
+}
+
 //! Memory outside the sorters in a phase of an external level.
-inline constexpr std::uint64_t external_reserve(pipelining mode) {
-    return io_reserve + (mode == pipelining::parallel ? async_nodes * 2 * async_buffer_bytes : 0);
+inline std::uint64_t external_reserve(pipelining mode) {
+    return io_reserve() + (mode == pipelining::parallel ? async_nodes * 2 * async_buffer_bytes : 0);
 }
 
 //! Least budget of an external level.
@@ -81,9 +97,12 @@ std::uint64_t minimum_budget(std::uint64_t n, const dc3_settings& s) {
     return n > s.in_memory_symbols ? external : std::min(in_memory_need<Index>(n), external);
 }
 
-//! Budget of each of k sorters alive at once in an external level.
-inline std::size_t sorter_budget(const sa_config& cfg, unsigned k) {
-    return std::size_t((cfg.memory_bytes - external_reserve(cfg.mode)) / k);
+//! The settings of a graph of an external level: the budget but the page cache of the vector it
+//! may write.
+inline run_options graph_run(const sa_config& cfg) {
+    run_options run;
+    run.memory_bytes = std::size_t(cfg.memory_bytes - page_cache_bytes);
+    return run;
 }
 
 //! Elements of T in one async buffer.

@@ -49,11 +49,12 @@ decltype(auto) decouple(Src&& src) {
         return std::forward<Src>(src);
 }
 
-//! Writes src into v (replaced); v's page cache exists only meanwhile.
+//! Writes src into v (replaced), a run with the settings run; v's page cache exists only
+//! meanwhile.
 template <class Src, class V>
-void write_vector(Src&& src, V& v) {
+void write_vector(Src&& src, V& v, const run_options& run = {}) {
     v.allocate_page_cache();
-    materialize(std::forward<Src>(src), v);
+    materialize(std::forward<Src>(src), v, run);
     v.deallocate_page_cache();
 }
 
@@ -97,7 +98,6 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
                           const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
     const std::uint64_t n0 = (n + 2) / 3;
     const sort_options opt{Async, Async, n0 + n / 3};  // both sorts get the whole sample
-    const std::size_t mem = sorter_budget(cfg, 2);     // the first merges while the second fills
     auto ph =
         begin_phase(cfg.report, phase_name(level, "sort and name the sample"), n * symbol_bytes);
     using T = triple<Sym, Index>;
@@ -110,11 +110,11 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
         return keyed<Index>{Index(i % 3 == 1 ? i / 3 : n0 + i / 3), Index(count)};
     };
     auto triples = scan_triples<Sym, Index>(count_progress(open_text(), ph, symbol_bytes), n);
-    auto sorted = decouple<Async>(sort(std::move(triples), by_symbols<Sym, Index>{}, mem, opt));
+    auto sorted = decouple<Async>(sort(std::move(triples), by_symbols<Sym, Index>{}, opt));
     auto by_position =
-        decouple<Async>(sort(map_each(std::move(sorted), name), by_key<Index>{}, mem, opt));
+        decouple<Async>(sort(map_each(std::move(sorted), name), by_key<Index>{}, opt));
     write_vector(std::move(by_position) | transform([](const keyed<Index>& k) { return k.value; }),
-                 names);
+                 names, graph_run(cfg));
     return count;
 }
 
@@ -128,10 +128,10 @@ void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_set
         map_each(count_progress(streamify(sa), ph), [k = std::uint64_t(0)](const Index& j) mutable {
             return keyed<Index>{j, Index(++k)};
         });
-    auto sorted = decouple<Async>(sort(std::move(pairs), by_key<Index>{}, sorter_budget(cfg, 1),
-                                       sort_options{Async, Async, sa.size()}));
+    auto sorted = decouple<Async>(
+        sort(std::move(pairs), by_key<Index>{}, sort_options{Async, Async, sa.size()}));
     write_vector(std::move(sorted) | transform([](const keyed<Index>& k) { return k.value; }),
-                 ranks);
+                 ranks, graph_run(cfg));
 }
 
 //! Phase C: the three classes, sorted and merged into out.
@@ -139,19 +139,18 @@ template <bool Async, class Index, class Sym, class OpenText, class Out>
 void sort_suffixes(OpenText& open_text, std::uint64_t n, const ext_vector<Index>& ranks, Out& out,
                    const dc3_settings& cfg, unsigned level) {
     const sort_options opt{Async, Async, (n + 2) / 3};  // each class has at most n0 suffixes
-    const std::size_t mem = sorter_budget(cfg, 3);
     auto ph = begin_phase(cfg.report, phase_name(level, "sort and merge the suffixes"),
                           n * sizeof(Index));
     using C1 = class1<Sym, Index>;
     using C2 = class2<Sym, Index>;
-    sorter_node<C1, by_rank<C1>> s1(by_rank<C1>{}, mem, opt);
-    sorter_node<C2, by_rank<C2>> s2(by_rank<C2>{}, mem, opt);
+    sorter_node<C1, by_rank<C1>> s1(by_rank<C1>{}, 0, opt);
+    sorter_node<C2, by_rank<C2>> s2(by_rank<C2>{}, 0, opt);
     auto run = [&](auto&& scan) {
-        auto s0 = sort(std::move(scan), by_symbol_rank<Sym, Index>{}, mem, opt);
+        auto s0 = sort(std::move(scan), by_symbol_rank<Sym, Index>{}, opt);
         materialize(merge_classes(decouple<Async>(std::move(s0)), decouple<Async>(s1),
                                   decouple<Async>(s2)) |
                         count_progress(ph),
-                    out);
+                    out, graph_run(cfg));
     };
     if constexpr (Async) {
         auto p1 = async_push(s1, elements(async_elems<C1>()));

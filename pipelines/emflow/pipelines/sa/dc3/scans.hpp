@@ -3,6 +3,7 @@
 // triples and the three classes of tuples are made from one group at a time.
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/pull_base.hpp>
 #include <emflow/pipelines/sa/dc3/tuples.hpp>
@@ -23,9 +24,11 @@ public:
     //! Reads text.
     explicit group_window(Text&& text) : text_(std::forward<Text>(text)) {}
 
-    //! Starts the text, allocates the window.
+    //! Starts the text, allocates and declares the window.
     void start(run_context& ctx) {
         text_.start(ctx);
+        ctx.memory().declare_run_long("DC3 window",
+                                      memory_demand::fixed((default_chunk + 8) * sizeof(Sym)));
         buf_.resize(default_chunk + 8);
     }
     //! The next group's five symbols; valid until the next call.
@@ -76,8 +79,11 @@ public:
     triple_scan(Text&& text, std::uint64_t n)
         : window_(std::forward<Text>(text)), groups_((n + 2) / 3), n2_(n / 3) {}
 
-    //! Starts the text.
-    void start(run_context& ctx) { window_.start(ctx); }
+    //! Starts the text, declares the buffer.
+    void start(run_context& ctx) {
+        window_.start(ctx);
+        this->declare_buffer(ctx, "DC3 triples chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) {
@@ -112,8 +118,11 @@ public:
     //! f over src.
     scan_map(Src&& src, F f) : src_(std::forward<Src>(src)), f_(std::move(f)) {}
 
-    //! Starts src.
-    void start(run_context& ctx) { src_.start(ctx); }
+    //! Starts src, declares the buffer.
+    void start(run_context& ctx) {
+        src_.start(ctx);
+        this->declare_buffer(ctx, "DC3 scan chunk");
+    }
 
 private:
     std::size_t refill(T* out, std::size_t cap) {

@@ -6,6 +6,7 @@
 // DC3 comparisons.
 #pragma once
 
+#include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/pull_base.hpp>
 #include <emflow/pipelines/sa/dc3/scans.hpp>
@@ -33,11 +34,19 @@ public:
         : window_(std::forward<Text>(text)), ranks_(&ranks), n_(n), n0_((n + 2) / 3), n2_(n / 3),
           succ1_(std::forward<Succ1>(succ1)), succ2_(std::forward<Succ2>(succ2)) {}
 
-    //! Starts the text and the push successors, opens the rank readers.
+    //! Starts the text and the push successors, opens the rank readers; declares them and the
+    //! buffers of the three classes.
     void start(run_context& ctx) {
         window_.start(ctx);
         succ1_.start(ctx);
         succ2_.start(ctx);
+        this->declare_buffer(ctx, "DC3 class 0 chunk");
+        ctx.memory().declare_run_long(
+            "DC3 class 1 and 2 chunks",
+            memory_demand::fixed(default_chunk *
+                                 (sizeof(class1<Sym, Index>) + sizeof(class2<Sym, Index>))));
+        ctx.memory().declare_run_long("DC3 rank readers",
+                                      memory_demand::fixed(2 * vector_stream_bytes<Ranks>()));
         out1_.reserve(default_chunk);
         out2_.reserve(default_chunk);
         auto mid = ranks_->cbegin() + std::int64_t(n0_);
@@ -151,11 +160,12 @@ public:
     class_merge(S0&& s0, S1&& s1, S2&& s2)
         : c0_(std::forward<S0>(s0)), c1_(std::forward<S1>(s1)), c2_(std::forward<S2>(s2)) {}
 
-    //! Starts the three inputs.
+    //! Starts the three inputs, declares the buffer.
     void start(run_context& ctx) {
         c0_.start(ctx);
         c1_.start(ctx);
         c2_.start(ctx);
+        this->declare_buffer(ctx, "DC3 merge chunk");
     }
 
 private:

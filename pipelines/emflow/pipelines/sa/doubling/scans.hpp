@@ -32,10 +32,11 @@ public:
         : buffered_pull<scan_node, T>(default_chunk + Scanner::lag + 1),
           src_(std::forward<Src>(src)), scanner_(std::move(scanner)) {}
 
-    //! Starts src and the scanner's side outputs.
+    //! Starts src and the scanner's side outputs, declares the buffer.
     void start(run_context& ctx) {
         src_.start(ctx);
         scanner_.start(ctx);
+        this->declare_buffer(ctx, "doubling scan chunk");
     }
     //! The scanner (for its results after the run).
     const Scanner& scanner() const { return scanner_; }
