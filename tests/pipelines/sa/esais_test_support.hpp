@@ -1,10 +1,11 @@
 // What the eSAIS tests share: settings, the construction into a vector, the comparison with
-// libdivsufsort.
+// libdivsufsort (and of the LCP array with Kasai's).
 #pragma once
 
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sa_test_texts.hpp"
@@ -37,6 +38,21 @@ std::vector<std::uint64_t> esais_sa(const text_bytes& t,
 template <class Index>
 void check(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
     emflow_test::check_reference(t, esais_sa<Index>(t, s));
+}
+
+//! eSAIS with settings s gives the suffix array of t and its LCP array (Kasai's).
+template <class Index>
+void check_lcp(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+    emflow_test::sa_vector<Index> lcp;
+    const auto sa = emflow_test::sa_of<Index>([&](auto& out) {
+        emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
+                                                        t.size(), out, s, &lcp);
+    });
+    emflow_test::check_reference(t, sa);
+    const auto got = emflow_test::sa_of<Index>([&](auto& out) { out.swap(lcp); });
+    const auto ref = emflow_test::reference_lcp(t, emflow_test::reference_sa(t));
+    REQUIRE(got.size() == ref.size());
+    CHECK(emflow_test::first_mismatch(got, ref) == std::string::npos);
 }
 
 }  // namespace
