@@ -4,7 +4,9 @@
 
 #include <emflow/pipelines/sa/esais.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,22 @@ std::vector<std::uint64_t> esais_sa(const text_bytes& t,
         emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
                                                         t.size(), out, s);
     });
+}
+
+//! Runs of random lengths (1..max_run) stepping down through all 256 bytes, then up: parts of
+//! 256 runs, far more than a chain's window holds (every chain needs continuations).
+inline text_bytes staircase_text(std::size_t n, std::size_t max_run, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    text_bytes t;
+    while (t.size() < n) {
+        for (int c = 255; c >= 0 && t.size() < n; --c)
+            t.insert(t.end(), std::min<std::size_t>(1 + rng() % max_run, n - t.size()),
+                     std::uint8_t(c));
+        for (int c = 0; c < 256 && t.size() < n; c += 1 + int(rng() % 3))
+            t.insert(t.end(), std::min<std::size_t>(1 + rng() % max_run, n - t.size()),
+                     std::uint8_t(c));
+    }
+    return t;
 }
 
 //! eSAIS with settings s gives the suffix array of t.
