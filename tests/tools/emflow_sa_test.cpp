@@ -1,6 +1,6 @@
 // emflow-sa as a user runs it: every algorithm and index width writes the bytes libdivsufsort
 // gives; check accepts them and rejects mutated, truncated and wrong-width files (suffix and LCP
-// arrays, the latter against Kasai's); every error
+// arrays, the latter against Kasai's); build --lcp writes Kasai's LCP array; every error
 // is one line with its exit code and leaves no output file and no temporary file behind.
 #include <catch2/catch.hpp>
 
@@ -89,7 +89,9 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
     for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
                             "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
                             "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
-                            "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp"}) {
+                            "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp",
+                            "build x -o y --algorithm doubling --lcp z",
+                            "build x -o y --algorithm esais --lcp y"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -140,6 +142,43 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     CHECK(r.stderr_.find("emflow-sa: built the suffix array of") != std::string::npos);
     CHECK(r.stderr_.find("peak memory") != std::string::npos);
     CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
+}
+
+TEST_CASE("emflow-sa build --lcp writes Kasai's LCP array, check --lcp accepts it", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "lcp-build";
+    fs::create_directories(work);
+    std::uint64_t seed = emflow_test::test_seed();
+    std::vector<emflow_test::named_text> texts = {
+        {"empty", {}},
+        {"two bytes", {0xFF, 0x00}},
+        {"random sigma 4", emflow_test::random_text(200000, 4, seed)},
+        {"runs over 65535", emflow_test::long_runs_text(200000, 140000, seed + 1)},
+        {"fibonacci", emflow_test::fibonacci_text(50000)}};
+    const fs::path text = work / "text", sa = work / "text.sa", lcp = work / "text.lcp";
+    for (const auto& [name, t] : texts) {
+        write_file(text, t);
+        const auto ref = emflow_test::reference_sa(t);
+        const auto ref_lcp = emflow_test::reference_lcp(t, ref);
+        for (unsigned width : {4u, 5u, 8u}) {
+            INFO(name << ", " << width << " bytes");
+            const std::string files = quote(text.string()) + " " +
+                                      (" -o " + quote(sa.string())) + " --lcp " +
+                                      quote(lcp.string()) + " --index-bytes " +
+                                      std::to_string(width) + " --memory 16MiB -q";
+            auto r = run_tool(dir.path(), "build --algorithm esais " + files);
+            CHECK(r.stderr_ == "");
+            REQUIRE(r.code == 0);
+            CHECK(read_file(sa) == encode(ref, width));
+            CHECK(read_file(lcp) == encode(ref_lcp, width));
+            auto c = run_tool(dir.path(), "check " + quote(text.string()) + " " +
+                                              quote(sa.string()) + " --lcp " +
+                                              quote(lcp.string()) + " --index-bytes " +
+                                              std::to_string(width) + " --memory 16MiB -q");
+            CHECK(c.code == 0);
+            CHECK(files_in(work) == 3);
+        }
+    }
 }
 
 TEST_CASE("emflow-sa check rejects wrong arrays with exit code 3", "[tools]") {
@@ -248,6 +287,8 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
            5);
     expect(build + "--memory 64KiB", 7);
     expect(build + "--memory 16MiB --tmp-capacity 2MiB", 6);  // the temporary disk runs full
+    // with the LCP array: neither output left behind
+    expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
 
     // A text longer than 4-byte indices address: refused before any work (a sparse file).
     const fs::path huge = work / "huge";

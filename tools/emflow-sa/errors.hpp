@@ -28,6 +28,8 @@ struct tool_error : std::runtime_error {
 //! The output's temporary file while it is written (empty otherwise): the interrupt handler
 //! removes it. A plain array, so that the handler stays async-signal-safe.
 extern char partial_output[4096];
+//! The LCP output's temporary file while it is written (build --lcp), likewise.
+extern char partial_lcp_output[4096];
 
 struct options;
 //! Runs the command with 4-, 5- or 8-byte indices (one translation unit each).

@@ -22,6 +22,7 @@
 #include <vector>
 
 char emflow_sa::partial_output[4096];
+char emflow_sa::partial_lcp_output[4096];
 
 namespace {
 
@@ -29,6 +30,7 @@ using namespace emflow_sa;
 
 extern "C" void on_interrupt(int sig) {
     if (partial_output[0]) ::unlink(partial_output);
+    if (partial_lcp_output[0]) ::unlink(partial_lcp_output);
     const char msg[] = "emflow-sa: interrupted, no output written\n";
     ssize_t ignored = ::write(2, msg, sizeof msg - 1);
     (void)ignored;

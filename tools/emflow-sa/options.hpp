@@ -18,7 +18,7 @@ struct usage_error : std::runtime_error {
 struct options {
     std::string command;                      //!< "build", "check" or "help"
     std::string text, output, sa;             //!< TEXT, -o OUT (build), SA (check)
-    std::string lcp;                          //!< --lcp LCP (check): an LCP array to check too
+    std::string lcp;                          //!< --lcp LCP: to write (build) or check too
     std::string algorithm = "dc3";            //!< dc3, doubling, quadrupling, esais
     std::string pipelining = "parallel";      //!< parallel or traditional
     std::string queue = "ppq";                //!< --queue (esais): ppq or stxxl
@@ -36,6 +36,8 @@ inline const char* usage_text() {
 
 Usage:
   emflow-sa build TEXT -o OUT [options]   write the suffix array of TEXT to OUT
+  emflow-sa build TEXT -o OUT --algorithm esais --lcp LCP
+                                          ... and its LCP array to LCP
   emflow-sa check TEXT SA [options]       check that SA is the suffix array of TEXT
   emflow-sa check TEXT SA --lcp LCP       ... and that LCP is its LCP array
   emflow-sa --help
@@ -44,12 +46,13 @@ TEXT is any file of bytes (every value 0..255 may occur). The suffix array holds
 n positions in lexicographic order of their suffixes (a proper prefix first), each a
 little-endian unsigned integer of --index-bytes bytes; an LCP array (LCP[0] = 0, LCP[k] the
 length of the longest common prefix of the suffixes at SA[k-1] and SA[k]) has the same format.
-OUT is written under a temporary name next to it and renamed when complete.
+OUT (and LCP) is written under a temporary name next to it and renamed when complete.
 
 Options:
   -o, --output OUT        (build) the suffix array file to write
   --algorithm A           (build) dc3 (default), doubling, quadrupling or esais
-  --lcp LCP               (check) also check the LCP array in LCP
+  --lcp LCP               (build, esais) also write the LCP array to LCP;
+                          (check) also check the LCP array in LCP
   --pipelining P          parallel (default) or traditional (no asynchronous nodes,
                           sequential sorting: the comparison of the parallel pipelining paper)
   --queue Q               (build, esais) ppq (default): the bulk-parallel priority queue, or
@@ -165,7 +168,11 @@ inline options parse_args(const std::vector<std::string>& args) {
     if (o.command == "build") {
         if (positional.size() != 2) throw usage_error("build takes one TEXT");
         if (o.output.empty()) throw usage_error("build needs -o OUT");
-        if (!o.lcp.empty()) throw usage_error("--lcp is an option of check");
+        if (!o.lcp.empty() && o.algorithm != "esais")
+            throw usage_error("build --lcp needs --algorithm esais (the construction that "
+                              "induces the LCP array)");
+        if (!o.lcp.empty() && o.lcp == o.output)
+            throw usage_error("--lcp and -o name the same file");
         o.text = positional[1];
     } else if (o.command == "check") {
         if (positional.size() != 3) throw usage_error("check takes TEXT and SA");

@@ -47,6 +47,15 @@ extern template void emflow::pipelines::sa::build_detail::run<emflow::uint40>(
 extern template void emflow::pipelines::sa::build_detail::run<std::uint64_t>(
     sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
     emflow_sa::construction_sink<std::uint64_t>&, const sa_config&);
+extern template void emflow::pipelines::sa::build_detail::run_lcp<std::uint32_t>(
+    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<std::uint32_t>&,
+    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
+extern template void emflow::pipelines::sa::build_detail::run_lcp<emflow::uint40>(
+    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<emflow::uint40>&,
+    emflow_sa::construction_sink<emflow::uint40>&, const sa_config&);
+extern template void emflow::pipelines::sa::build_detail::run_lcp<std::uint64_t>(
+    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<std::uint64_t>&,
+    emflow_sa::construction_sink<std::uint64_t>&, const sa_config&);
 
 namespace emflow_sa {
 
@@ -105,6 +114,17 @@ inline void print_summary(const char* what, std::uint64_t n, double seconds) {
                  format_bytes(double(io.bytes_written)).c_str());
 }
 
+//! Opens out (under its temporary name), noted in partial for the interrupt handler.
+template <class Index>
+void open_output(file_sink<Index>& out, char (&partial)[4096]) {
+    try {
+        out.open();
+    } catch (const std::system_error& e) {
+        throw tool_error(exit_output, e.what());
+    }
+    std::strncpy(partial, out.temporary_path().c_str(), sizeof partial - 1);
+}
+
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -119,20 +139,28 @@ int build(const options& o, progress* report) {
                                          (o.index_bytes == 4 ? "5)" : "8)"));
     configure_disks(o);
     file_sink<Index> out(o.output);
-    try {
-        out.open();
-    } catch (const std::system_error& e) {
-        throw tool_error(exit_output, e.what());
-    }
-    std::strncpy(partial_output, out.temporary_path().c_str(), sizeof partial_output - 1);
+    open_output(out, partial_output);
+    std::optional<file_sink<Index>> lcp_out;
+    if (!o.lcp.empty()) open_output(lcp_out.emplace(o.lcp), partial_lcp_output);
     auto t0 = std::chrono::steady_clock::now();
     open_file_text text{o.text};
     construction_sink<Index> sink(out);
-    build_suffix_array<Index>(parse_sa_algorithm(o.algorithm), text, n, sink,
-                              make_config(o, report));
+    if (lcp_out) {
+        construction_sink<Index> lcp_sink(*lcp_out);
+        build_suffix_and_lcp_arrays<Index>(text, n, sink, lcp_sink, make_config(o, report));
+    } else {
+        build_suffix_array<Index>(parse_sa_algorithm(o.algorithm), text, n, sink,
+                                  make_config(o, report));
+    }
     out.commit();
     partial_output[0] = 0;
-    if (!o.quiet) print_summary("built the suffix array of", n, seconds_since(t0));
+    if (lcp_out) {
+        lcp_out->commit();
+        partial_lcp_output[0] = 0;
+    }
+    if (!o.quiet)
+        print_summary(lcp_out ? "built the suffix and LCP arrays of" : "built the suffix array of",
+                      n, seconds_since(t0));
     return exit_ok;
 }
 

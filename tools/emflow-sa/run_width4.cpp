@@ -5,5 +5,8 @@
 template void emflow::pipelines::sa::build_detail::run<std::uint32_t>(
     sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
     emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
+template void emflow::pipelines::sa::build_detail::run_lcp<std::uint32_t>(
+    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<std::uint32_t>&,
+    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
 
 int emflow_sa::run_width4(const options& o) { return run<std::uint32_t>(o); }

@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -16,26 +15,6 @@
 using namespace emflow;
 using namespace emflow::pipelines::sa;
 using emflow_test::sa_vector;
-
-namespace {
-
-//! Runs of random lengths (1..max_run) stepping down through all 256 bytes, then up: parts of
-//! 256 runs, far more than a chain's window holds (every chain needs continuations).
-text_bytes staircase_text(std::size_t n, std::size_t max_run, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    text_bytes t;
-    while (t.size() < n) {
-        for (int c = 255; c >= 0 && t.size() < n; --c)
-            t.insert(t.end(), std::min<std::size_t>(1 + rng() % max_run, n - t.size()),
-                     std::uint8_t(c));
-        for (int c = 0; c < 256 && t.size() < n; c += 1 + int(rng() % 3))
-            t.insert(t.end(), std::min<std::size_t>(1 + rng() % max_run, n - t.size()),
-                     std::uint8_t(c));
-    }
-    return t;
-}
-
-}  // namespace
 
 TEST_CASE("esais: tiny texts", "[sa][esais]") {
     emflow_test::configure_test_disks();

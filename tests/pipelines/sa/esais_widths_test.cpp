@@ -1,6 +1,7 @@
 // eSAIS with 40- and 64-bit indices (a translation unit of its own: the widths compile beside
 // the 32-bit tests; the emflow-sa tool tests run every width too): the standard texts through
-// external levels with 40-bit indices, deep recursion, and 64-bit output into a push node.
+// external levels with 40-bit indices, deep recursion, and 64-bit output into a push node; the
+// LCP array with both widths.
 #include <catch2/catch.hpp>
 
 #include "esais_test_support.hpp"
@@ -28,4 +29,16 @@ TEST_CASE("esais: 64-bit indices into a push node", "[sa][esais]") {
                                      settings(32 * MiB, pipelining::parallel));
     CHECK(stopped);
     emflow_test::check_reference(t, got);
+}
+
+TEST_CASE("esais lcp: 40- and 64-bit indices", "[sa][esais][lcp]") {
+    emflow_test::configure_test_disks();
+    for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
+        INFO(nt.name << " (" << nt.text.size() << " bytes)");
+        check_lcp<emflow::uint40>(nt.text, settings(32 * MiB, pipelining::parallel, 1000));
+    }
+    check_lcp<emflow::uint40>(emflow_test::fibonacci_text(200000),
+                              settings(32 * MiB, pipelining::traditional, 64));
+    check_lcp<std::uint64_t>(emflow_test::long_runs_text(200000, 70000, emflow_test::test_seed()),
+                             settings(32 * MiB, pipelining::parallel, 1000));
 }

@@ -1,5 +1,5 @@
 // emflow/pipelines/sa/build.hpp: one entry point for every suffix-array construction of emflow,
-// chosen by name (as the emflow-sa tool does).
+// chosen by name (as the emflow-sa tool does), and the suffix and LCP arrays together (eSAIS).
 //
 //   build_suffix_array<emflow::uint40>(sa_algorithm::dc3, [&] { return
 //   file_source<std::uint8_t>(p); },
@@ -54,6 +54,13 @@ void run(sa_algorithm algorithm, OpenText& open_text, std::uint64_t n, Out& out,
     }
 }
 
+//! The suffix and LCP arrays by eSAIS, the construction that induces the LCP array.
+template <class Index, class OpenText, class Out, class LcpOut>
+void run_lcp(OpenText& open_text, std::uint64_t n, Out& out, LcpOut& lcp_out,
+             const sa_config& cfg) {
+    esais<Index>(open_text, n, out, lcp_out, cfg);
+}
+
 }  // namespace build_detail
 
 //! The suffix array of the n-byte text read by open_text() (a fresh pull node of bytes per
@@ -80,6 +87,35 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
         }
     }
     build_detail::run<Index>(algorithm, open_text, n, out, cfg);
+}
+
+//! The suffix array into out and the LCP array (LCP[0] = 0, LCP[k] the LCP of the suffixes SA[k-1]
+//! and SA[k]) into lcp_out, by eSAIS, as build_suffix_array() does (both outputs stxxl::vectors
+//! or both push nodes of Index; 32-bit tuples where they suffice, widened on the way out).
+template <class Index, class OpenText, class Out, class LcpOut>
+void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& out,
+                                 LcpOut&& lcp_out, const sa_config& cfg = {}) {
+    constexpr bool push = emflow::detail::is_push_node<std::decay_t<Out>>::value;
+    static_assert(push == emflow::detail::is_push_node<std::decay_t<LcpOut>>::value,
+                  "both outputs are push nodes or both are vectors");
+    using narrow = std::uint32_t;
+    if constexpr (sizeof(Index) > sizeof(narrow)) {
+        if (n <= max_text_length<narrow>()) {
+            auto widen = [](narrow x) { return Index(x); };
+            if constexpr (push) {
+                auto widening = push_transform<narrow>(out, widen);
+                auto widening_lcp = push_transform<narrow>(lcp_out, widen);
+                any_push_sink<narrow> narrow_out(widening), narrow_lcp(widening_lcp);
+                return build_detail::run_lcp<narrow>(open_text, n, narrow_out, narrow_lcp, cfg);
+            } else {
+                typename stxxl::VECTOR_GENERATOR<narrow>::result sa32, lcp32;
+                build_detail::run_lcp<narrow>(open_text, n, sa32, lcp32, cfg);
+                materialize(streamify(sa32) | transform(widen), out);
+                return materialize(streamify(lcp32) | transform(widen), lcp_out);
+            }
+        }
+    }
+    build_detail::run_lcp<Index>(open_text, n, out, lcp_out, cfg);
 }
 
 }  // namespace emflow::pipelines::sa

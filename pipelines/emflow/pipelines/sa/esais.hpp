@@ -2,11 +2,14 @@
 // memory (Bingmann, Fischer & Osipov, ALENEX 2013), with the inducing on emflow's bulk-parallel
 // priority queue: each bucket's repetition round is one bulk (see esais/induce.hpp). The
 // S*-suffixes are ranked by DC3 (dc3.hpp) on the reduced text when their substrings' names are
-// not unique.
+// not unique. With an LCP output it also induces the LCP array (Fischer, WADS 2011; see
+// esais/induce.hpp and esais/sstar_lcp.hpp).
 //
-//   stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
+//   stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa, lcp;
 //   emflow::pipelines::sa::esais<std::uint32_t>([&] { return emflow::streamify(text); }, n, sa,
 //   cfg);
+//   emflow::pipelines::sa::esais<std::uint32_t>([&] { return emflow::streamify(text); }, n, sa,
+//   lcp, cfg);
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -25,9 +28,33 @@ namespace emflow::pipelines::sa {
 
 namespace esais_detail {
 
-//! esais() with eSAIS's internal settings.
-template <class Index, class OpenText, class Out>
-void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings& s) {
+//! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of a nonempty text
+//! into stxxl::vectors or push sinks of Index.
+//! (Push sinks are erased, so that the passes compile once per index type.)
+template <class Index, class OpenText, class Out, class LcpOut>
+void run_level(OpenText& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
+               const esais_settings& s) {
+    using erased = any_push_sink<Index>;
+    if constexpr (emflow::detail::is_push_node<Out>::value && !std::is_same_v<Out, erased>) {
+        erased sink(out);
+        run_level<Index>(text, n, sink, lcp_out, s);
+    } else if constexpr (!std::is_void_v<LcpOut> && !std::is_same_v<LcpOut, erased> &&
+                         emflow::detail::is_push_node<LcpOut>::value) {
+        any_push_sink<Index> sink(*lcp_out);
+        run_level<Index>(text, n, out, &sink, s);
+    } else if (n == 0) {
+        materialize(generate(0, [] { return Index(0); }), out);
+        if constexpr (!std::is_void_v<LcpOut>)
+            materialize(generate(0, [] { return Index(0); }), *lcp_out);
+    } else {
+        esais_level<Index>(text, n, out, lcp_out, s);
+    }
+}
+
+//! esais() with eSAIS's internal settings; the LCP array into *lcp_out if given.
+template <class Index, class OpenText, class Out, class LcpOut = void>
+void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings& s,
+         LcpOut* lcp_out = nullptr) {
     static_assert(std::is_same_v<Index, std::uint32_t> || std::is_same_v<Index, uint40> ||
                       std::is_same_v<Index, std::uint64_t>,
                   "eSAIS indices are std::uint32_t, emflow::uint40 or std::uint64_t");
@@ -44,14 +71,7 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings&
     std::function<any_pull_source<std::uint8_t>()> text = [&open_text] {
         return any_pull_source<std::uint8_t>(open_text());
     };
-    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
-        any_push_sink<Index> sink(out);
-        if (n == 0) return materialize(generate(0, [] { return Index(0); }), sink);
-        esais_level<Index>(text, n, sink, s);
-    } else {
-        if (n == 0) return materialize(generate(0, [] { return Index(0); }), out);
-        esais_level<Index>(text, n, out, s);
-    }
+    run_level<Index>(text, n, out, lcp_out, s);
 }
 
 }  // namespace esais_detail
@@ -65,6 +85,18 @@ void esais(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cf
     esais_detail::esais_settings s;
     static_cast<sa_config&>(s) = cfg;
     esais_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
+}
+
+//! Suffix array and LCP array (LCP[0] = 0, LCP[k] = the LCP of the suffixes SA[k-1] and SA[k])
+//! of a text of n bytes by eSAIS, as esais() above; lcp_out is an stxxl::vector<Index>
+//! (replaced) or a push node of Index, written after out.
+template <class Index, class OpenText, class Out, class LcpOut>
+void esais(OpenText&& open_text, std::uint64_t n, Out&& out, LcpOut& lcp_out,
+           const sa_config& cfg) {
+    esais_detail::esais_settings s;
+    static_cast<sa_config&>(s) = cfg;
+    esais_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s,
+                             &lcp_out);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -73,7 +73,7 @@ public:
     void push_stop() {
         if (have_run_) {
             typed(cur_, true);
-            close_part(pos_, 0);
+            close_part(pos_, 0, 0);
         }
         sstar_->finish();
         lstar_->finish();
@@ -84,25 +84,28 @@ public:
 private:
     //! Run r has type L (or S).
     void typed(const run& r, bool l_type) {
-        if (!part_.empty() && part_l_ != l_type) close_part(r.start, r.ch);
+        if (!part_.empty() && part_l_ != l_type) close_part(r.start, r.ch, r.len);
         part_.push_back(r);
         part_l_ = l_type;
     }
-    //! The window of the current part from its run i (nearest first) on.
+    //! The window of the current part from its run i (nearest first) on: all of its runs if they
+    //! fit, else the next full_runs ones and the byte of the one after them (whose continuation
+    //! the chain waits for), so that a chain always knows the bucket its next suffix goes to.
     window<Index> window_at(std::size_t i) const {
         window<Index> w{};
         const std::size_t k = part_.size();
+        w.more = i + window_runs < k;
+        const unsigned full = w.more ? full_runs : window_runs;
         for (unsigned j = 0; j < window_runs && i + j < k; ++j) {
             const run& r = part_[k - 1 - (i + j)];
-            w.len[j] = Index(r.len);
+            w.len[j] = Index(j < full ? r.len : 0);
             w.ch[j] = r.ch;
         }
-        w.more = i + window_runs < k;
         return w;
     }
-    //! The part ends before the anchor at position a (byte c).
-    void close_part(std::uint64_t a, std::uint8_t c) {
-        const seed<Index> s{Index(a), Index(a), Index(0), window_at(0), c};
+    //! The part ends before the anchor run r (at position a, byte c, length len).
+    void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len) {
+        const seed<Index> s{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
         if (!part_l_)
             *lstar_ << s;
         else if (a == pos_)  // only push_stop closes at the end
@@ -110,7 +113,7 @@ private:
         else
             *sstar_ << s;
         const std::size_t k = part_.size();
-        for (std::size_t i = window_runs; i < k; i += window_runs) {
+        for (std::size_t i = full_runs; window_at(i - full_runs).more; i += full_runs) {
             const run& finished = part_[k - i];  // nearest-first run i - 1
             const continuation<Index> rec{Index(finished.start), window_at(i), finished.ch};
             if (part_l_)

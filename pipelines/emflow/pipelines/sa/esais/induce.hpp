@@ -12,15 +12,29 @@
 // cost no queue operations), the rest goes through the queue, limited by the round's first rank.
 // Chains that run out of window wait in a sorter and are joined with their continuations by
 // position when their bucket ends (they induce into later buckets only).
+//
+// LCP (pass_mode::lcp; Fischer, "Inducing the LCP-Array", WADS 2011): every suffix placed gets
+// its LCP with the one placed before it (0 for a bucket's first), which the range minima of
+// lcp_minima.hpp turn into the LCP of each induced suffix with the one induced into its bucket
+// before it; the item carries it through the queue (a chain out of window knows the bucket of its
+// next suffix, so it gets its LCP before it waits). A bucket's first seed follows its induced
+// suffixes (the L-pass: L-type c^k a..., then S* c^m b..., a < c < b) or starts it: its LCP is
+// min(k, m), k the bucket's number of repetition rounds (its last induced suffix's run of c) and
+// m the seed's run. Later seeds bring theirs: an S* suffix's from sstar_lcp.hpp, an L-part
+// start's from the L-pass (its chain end's LCP with the chain end before it in the bucket, which
+// the S-pass, going backwards, needs at the seed after it).
 #pragma once
 
+#include <emflow/pipelines/sa/esais/lcp_minima.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 
 #include <stxxl/sorter>
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -33,13 +47,15 @@ struct pass_limits {
     std::size_t waiting_bytes = 16 << 20;  //!< the sorter of chains waiting for continuations
 };
 
-//! One inducing pass. Place(pos, name, c) is called for every suffix of the pass's type in the
-//! pass's order (c: its bucket); End(chain_end) for every chain's last suffix (rank and name in the
-//! pass).
-template <class Index, bool Named, bool Descending, class Queue, class Seeds, class Conts,
+//! One inducing pass. Place(pos, value, c) is called for every suffix of the pass's type in the
+//! pass's order (c: its bucket; value: its name or LCP by Mode, else 0); End(chain_end) for every
+//! chain's last suffix (rank and name or LCP in the pass).
+template <class Index, pass_mode Mode, bool Descending, class Queue, class Seeds, class Conts,
           class Place, class End>
 class induce_pass {
-    using item_t = item<Index, Named>;
+    static constexpr bool Named = Mode == pass_mode::named;
+    static constexpr bool Lcp = Mode == pass_mode::lcp;
+    using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     using waiting_t = waiting<Index>;
     using waiting_sorter = stxxl::sorter<waiting_t, by_pos<waiting_t>, 256 * 1024>;
@@ -68,11 +84,19 @@ public:
         return names_;
     }
 
+    //! Each bucket's number of repetition rounds (the longest run of its byte its suffixes of
+    //! the pass's type start with); after run().
+    const std::array<std::uint64_t, 256>& rounds() const { return rounds_; }
+
 private:
     void bucket(std::uint8_t c) {
         have_prev_ = false;
         carry_.clear();
         overflow_ = false;
+        bucket_rounds_ = 0;
+        have_end_ = false;
+        end_min_ = no_lcp;
+        seed_seen_ = false;
         for (;;) {  // repetition rounds
             const std::uint64_t round_start = rank_;
             std::size_t done = 0;
@@ -94,7 +118,9 @@ private:
                 if (last) break;
             }
             if (done == 0) break;
+            ++bucket_rounds_;
         }
+        rounds_[c] = bucket_rounds_;
         // The bucket's seeds in chunks of a bulk: a bucket may hold a good part of the text's.
         while (!seeds_.empty() && (*seeds_).ch == c) {
             seed_chunk_.clear();
@@ -123,6 +149,10 @@ private:
                     }
                     name = Index(prev_name_);
                 }
+                if constexpr (Lcp) {
+                    name = x.name;
+                    placed(rank, x.name);
+                }
                 place_(x.pos, name, x.w.ch[0]);
                 advance(x, rank, name);
             }
@@ -141,6 +171,7 @@ private:
         y.pos = Index(std::uint64_t(x.pos) - 1);
         if (std::uint64_t(x.w.len[0]) > 1) {  // the run goes on: next round, same bucket
             y.w.len[0] = Index(std::uint64_t(x.w.len[0]) - 1);
+            if constexpr (Lcp) y.name = induced(y.w.ch[0]);
             if (!overflow_ && carry_.size() < lim_.carry_items) {
                 carry_.push_back(y);
             } else {
@@ -154,11 +185,12 @@ private:
             }
             y.w.len[window_runs - 1] = Index(0);
             y.w.ch[window_runs - 1] = 0;
+            if constexpr (Lcp) y.name = induced(y.w.ch[0]);
             push(y);
-        } else if (x.w.more) {
-            waiting_.push(waiting<Index>{x.pos, rank, name});
+        } else if (x.w.more) {  // w.ch[1]: the byte of the run in the continuation
+            waiting_.push(waiting<Index>{x.pos, rank, Lcp ? induced(x.w.ch[1]) : name});
         } else {
-            end_(chain_end<Index>{rank, x.pos, name});
+            end_(chain_end<Index>{rank, x.pos, Lcp ? end_lcp(x.pos) : name});
         }
     }
 
@@ -177,11 +209,13 @@ private:
                     }
                     name = Index(seed_name_);
                 }
+                if constexpr (Lcp) placed(rank, seed_lcp(s));
                 item_t y{};
                 y.rank = rank;
                 y.pos = Index(std::uint64_t(s.pos) - 1);
                 if constexpr (Named) y.name = name;
                 y.w = s.w;
+                if constexpr (Lcp) y.name = induced(y.w.ch[0]);
                 push(y);
             }
         } catch (...) {
@@ -189,6 +223,35 @@ private:
             throw;
         }
         end_bulk();
+    }
+
+    //! The suffix of rank rank has LCP value with the one before it.
+    void placed(Index rank, Index value) {
+        minima_.placed(std::uint64_t(rank), std::uint64_t(value));
+        end_min_ = std::min(end_min_, std::uint64_t(value));
+    }
+    //! The LCP of the suffix the one placed last induces into bucket c.
+    Index induced(std::uint8_t c) { return Index(minima_.induce(c)); }
+    //! A chain end at pos (placed last): its LCP with the previous chain end in the bucket.
+    //! Position 0 starts no chain of the next pass, so the minimum runs on past it.
+    Index end_lcp(Index pos) {
+        const std::uint64_t lcp = have_end_ ? end_min_ : 0;
+        if (std::uint64_t(pos) != 0) {
+            have_end_ = true;
+            end_min_ = no_lcp;
+        }
+        return Index(lcp);
+    }
+    //! A seed's LCP with the suffix placed before it (see the header).
+    Index seed_lcp(const seed<Index>& s) {
+        std::uint64_t lcp;
+        if (!seed_seen_)
+            lcp = std::min<std::uint64_t>(bucket_rounds_, std::uint64_t(s.run));
+        else
+            lcp = std::uint64_t(Descending ? prev_seed_lcp_ : s.name);
+        seed_seen_ = true;
+        prev_seed_lcp_ = s.name;
+        return Index(lcp);
     }
 
     //! Chains of bucket c that ran out of window get their continuations.
@@ -204,7 +267,7 @@ private:
                 item_t y{};
                 y.rank = w.rank;
                 y.pos = Index(std::uint64_t(w.pos) - 1);
-                if constexpr (Named) y.name = w.name;
+                if constexpr (Mode != pass_mode::plain) y.name = w.name;
                 y.w = (*conts_).w;
                 ++conts_;
                 push(y);
@@ -262,6 +325,14 @@ private:
     std::uint64_t prev_name_ = 0;  // its name
     std::uint64_t seed_name_ = 0;  // the name of the current bucket's seeds (L-pass)
     bool seed_named_ = false;
+    static constexpr std::uint64_t no_lcp = std::numeric_limits<std::uint64_t>::max();
+    lcp_minima minima_;                       // LCP: the minima between inducers
+    std::array<std::uint64_t, 256> rounds_{};  // each bucket's repetition rounds
+    std::uint64_t bucket_rounds_ = 0;          // the current bucket's so far
+    bool have_end_ = false;                    // LCP: a chain end was placed in this bucket
+    std::uint64_t end_min_ = no_lcp;           // LCP: the minimum since then
+    bool seed_seen_ = false;                   // LCP: a seed was placed in this bucket
+    Index prev_seed_lcp_{};                    // LCP: its carried LCP
 };
 
 }  // namespace emflow::pipelines::sa::esais_detail

@@ -10,6 +10,10 @@
 //   4. induce: the two passes seeded with the S* suffixes in rank order; the L-pass places the
 //      L-type suffixes forwards, the S-pass the S-type ones backwards; a last scan merges them
 //      bucket by bucket into the suffix array.
+// With the LCP array, the S* suffixes' LCPs (sstar_lcp.hpp) join their seeds after step 3, the
+// passes of step 4 induce every suffix's LCP (induce.hpp) and the merge writes them too: a
+// bucket's first S-type suffix follows its last L-type one with LCP min(k, m), the repetition
+// rounds of the bucket in the two passes (c^k a... against c^m b..., a < c < b).
 // Between the passes the chains' data meet by sorting (the S-pass's seeds are the L-pass's chain
 // ends, joined by position with the S-parts' windows and ordered by their L-pass ranks).
 #pragma once
@@ -22,13 +26,17 @@
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
 #include <emflow/pipelines/sa/esais/sequential_queue.hpp>
+#include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/ppq.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace emflow::pipelines::sa::esais_detail {
@@ -132,17 +140,23 @@ void s_seeds(const level_state<Index>& st, const typename level_state<Index>::en
     write_vector(sort(std::move(joined), by_order_descending<Index>{}, mem, st.sorting()), out);
 }
 
-//! Runs one pass on the configured priority queue.
-template <class Index, bool Named, bool Descending, class Seeds, class Conts, class Place,
+//! Each bucket's repetition rounds in a pass.
+using round_counts = std::array<std::uint64_t, 256>;
+
+//! Runs one pass on the configured priority queue; its buckets' rounds into rounds.
+template <class Index, pass_mode Mode, bool Descending, class Seeds, class Conts, class Place,
           class End>
 std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts, Place place,
-                       End end, const seed<Index>* start, std::uint64_t first_name) {
-    using item_t = item<Index, Named>;
+                       End end, const seed<Index>* start, std::uint64_t first_name,
+                       round_counts& rounds) {
+    using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     auto run = [&](auto& q) {
-        induce_pass<Index, Named, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
+        induce_pass<Index, Mode, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
             pass(q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
-        return pass.run(start);
+        const std::uint64_t names = pass.run(start);
+        rounds = pass.rounds();
+        return names;
     };
     if (st.cfg.queue == queue_kind::stxxl) {
         sequential_queue<item_t, order> q(st.cfg.memory_bytes / 8);
@@ -153,12 +167,13 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
 }
 
 //! The L-pass from seeds (and the text's end), then the S-pass from its chain ends. place_l and
-//! place_s (pos, name, bucket) see every suffix placed in each pass, end_s every chain end of
-//! the S-pass (the S* suffixes); names (Named) run on from the L-pass into the S-pass.
-template <class Index, bool Named, class PlaceL, class PlaceS, class EndS>
+//! place_s (pos, name or LCP, bucket) see every suffix placed in each pass, end_s every chain
+//! end of the S-pass (the S* suffixes); names (pass_mode::named) run on from the L-pass into the
+//! S-pass. The passes' rounds per bucket into lrounds and srounds.
+template <class Index, pass_mode Mode, class PlaceL, class PlaceS, class EndS>
 void induce_passes(const level_state<Index>& st,
                    const typename level_state<Index>::seed_vector& lseeds, PlaceL place_l,
-                   PlaceS place_s, EndS end_s) {
+                   PlaceS place_s, EndS end_s, round_counts& lrounds, round_counts& srounds) {
     using S = level_state<Index>;
     typename S::end_vector lends;
     std::uint64_t last_name;
@@ -166,12 +181,12 @@ void induce_passes(const level_state<Index>& st,
         typename S::seed_vector::bufreader_type seeds(lseeds);
         typename S::cont_vector::bufreader_type conts(st.l_cont);
         typename S::end_vector::bufwriter_type w(lends);
-        last_name = run_pass<Index, Named, false>(
+        last_name = run_pass<Index, Mode, false>(
             st, seeds, conts, place_l,
             [&w](const chain_end<Index>& e) {
                 if (std::uint64_t(e.pos) != 0) w << e;
             },
-            &st.end, 0);
+            &st.end, 0, lrounds);
         w.finish();
     }
     typename S::seed_vector sseeds;
@@ -179,7 +194,7 @@ void induce_passes(const level_state<Index>& st,
     lends.clear();
     typename S::seed_vector::bufreader_type seeds(sseeds);
     typename S::cont_vector::bufreader_type conts(st.s_cont);
-    run_pass<Index, Named, true>(st, seeds, conts, place_s, end_s, nullptr, last_name);
+    run_pass<Index, Mode, true>(st, seeds, conts, place_s, end_s, nullptr, last_name, srounds);
 }
 
 //! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many
@@ -196,10 +211,13 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
     {
         typename S::end_vector::bufwriter_type w(sstar_named);
         auto nothing = [](Index, Index, std::uint8_t) {};
-        induce_passes<Index, true>(st, by_bucket, nothing, nothing,
-                                   [&w](const chain_end<Index>& e) {
-                                       if (std::uint64_t(e.pos) != 0) w << e;
-                                   });
+        round_counts lrounds, srounds;
+        induce_passes<Index, pass_mode::named>(
+            st, by_bucket, nothing, nothing,
+            [&w](const chain_end<Index>& e) {
+                if (std::uint64_t(e.pos) != 0) w << e;
+            },
+            lrounds, srounds);
         w.finish();
     }
     if (sstar_named.size() != st.sstar.size())
@@ -256,60 +274,124 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
                  sorted);
 }
 
-//! Phase 4: the final passes and the merge into out.
-template <class Index, class Out>
+//! With the LCP array: each S* suffix's LCP with the one before it into its seed (sorted, in
+//! suffix order).
+template <class Index, class OpenText>
+void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
+                     typename level_state<Index>::seed_vector& sorted) {
+    using S = level_state<Index>;
+    auto ph = begin_phase(st.cfg.report, phase_name("LCPs of the S* suffixes"), sorted.size());
+    ext_vector<Index> lcps;
+    sstar_lcp<Index>(st.n, st.sorter_bytes(), st.sorting()).run(open_text, sorted, lcps);
+    typename S::seed_vector joined;
+    {
+        typename ext_vector<Index>::bufreader_type lcp(lcps);
+        write_vector(map_each(streamify(sorted),
+                              [&lcp](const seed<Index>& s) {
+                                  seed<Index> t = s;
+                                  t.name = *lcp;
+                                  ++lcp;
+                                  return t;
+                              }),
+                     joined);
+    }
+    sorted.swap(joined);
+}
+
+//! Phase 4: the final passes and the merge into out, and the LCP array into lcp_out unless
+//! LcpOut is void.
+template <class Index, class Out, class LcpOut>
 void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
-                Out& out) {
+                Out& out, LcpOut* lcp_out) {
+    constexpr bool Lcp = !std::is_void_v<LcpOut>;
+    using writer = typename ext_vector<Index>::bufwriter_type;
     auto ph =
         begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
-    ext_vector<Index> lpos, spos;
+    ext_vector<Index> lpos, spos, llcp, slcp;
     std::array<std::uint64_t, 256> lcount{}, scount{};
+    round_counts lrounds{}, srounds{};
     {
-        typename ext_vector<Index>::bufwriter_type lw(lpos), sw(spos);
-        auto into = [](typename ext_vector<Index>::bufwriter_type& w,
-                       std::array<std::uint64_t, 256>& count) {
-            return [&w, &count](Index pos, Index, std::uint8_t c) {
+        writer lw(lpos), sw(spos), llw(llcp), slw(slcp);
+        auto into = [](writer& w, writer& lcps, std::array<std::uint64_t, 256>& count) {
+            return [&w, &lcps, &count](Index pos, Index lcp, std::uint8_t c) {
                 w << pos;
+                if constexpr (Lcp) lcps << lcp;
                 ++count[c];
             };
         };
-        induce_passes<Index, false>(st, sorted, into(lw, lcount), into(sw, scount),
-                                    [](const chain_end<Index>&) {});
-        lw.finish();
-        sw.finish();
+        constexpr pass_mode mode = Lcp ? pass_mode::lcp : pass_mode::plain;
+        induce_passes<Index, mode>(st, sorted, into(lw, llw, lcount), into(sw, slw, scount),
+                                   [](const chain_end<Index>&) {}, lrounds, srounds);
+        for (writer* w : {&lw, &sw, &llw, &slw}) w->finish();
     }
     if (lpos.size() + spos.size() != st.n)
         throw std::logic_error("emflow: eSAIS placed " + std::to_string(lpos.size()) + " + " +
                                std::to_string(spos.size()) + " suffixes of " +
                                std::to_string(st.n));
     // Bucket by bucket: its L-type suffixes forwards, then its S-type ones (stored backwards).
-    typename ext_vector<Index>::bufreader_type l(lpos);
-    stxxl::vector_bufreader_reverse<typename ext_vector<Index>::const_iterator> s(spos.cbegin(),
-                                                                                  spos.cend());
-    auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0]]() mutable {
-        while (left_l == 0 && left_s == 0) {
-            ++c;
-            left_l = lcount[c];
-            left_s = scount[c];
-        }
-        Index x;
-        if (left_l > 0) {
-            x = *l;
-            ++l;
-            --left_l;
-        } else {
-            x = *s;
-            ++s;
-            --left_s;
-        }
-        return x;
-    });
-    materialize(std::move(merged) | count_progress(ph), out);
+    using reverse_reader =
+        stxxl::vector_bufreader_reverse<typename ext_vector<Index>::const_iterator>;
+    {
+        typename ext_vector<Index>::bufreader_type l(lpos);
+        reverse_reader s(spos.cbegin(), spos.cend());
+        auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0]]() mutable {
+            while (left_l == 0 && left_s == 0) {
+                ++c;
+                left_l = lcount[c];
+                left_s = scount[c];
+            }
+            Index x;
+            if (left_l > 0) {
+                x = *l;
+                ++l;
+                --left_l;
+            } else {
+                x = *s;
+                ++s;
+                --left_s;
+            }
+            return x;
+        });
+        materialize(std::move(merged) | count_progress(ph), out);
+    }
+    if constexpr (Lcp) {
+        // An S-type suffix's LCP in its pass is the one with the next larger suffix: read
+        // upwards, each gives the LCP of the one after it.
+        typename ext_vector<Index>::bufreader_type l(llcp);
+        reverse_reader s(slcp.cbegin(), slcp.cend());
+        auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0],
+                                      first_s = true, next = Index(0)]() mutable {
+            while (left_l == 0 && left_s == 0) {
+                ++c;
+                left_l = lcount[c];
+                left_s = scount[c];
+                first_s = true;
+            }
+            Index x;
+            if (left_l > 0) {
+                x = *l;
+                ++l;
+                --left_l;
+            } else {
+                x = next;
+                if (first_s)
+                    x = lcount[c] > 0 ? Index(std::min(lrounds[c], srounds[c])) : Index(0);
+                first_s = false;
+                next = *s;
+                ++s;
+                --left_s;
+            }
+            return x;
+        });
+        materialize(std::move(merged), *lcp_out);
+    }
 }
 
-//! The suffix array of the n-byte text into out (n > 0).
-template <class Index, class OpenText, class Out>
-void esais_level(OpenText& open_text, std::uint64_t n, Out& out, const esais_settings& cfg) {
+//! The suffix array of the n-byte text into out (n > 0), and its LCP array into lcp_out unless
+//! LcpOut is void.
+template <class Index, class OpenText, class Out, class LcpOut>
+void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out,
+                 const esais_settings& cfg) {
     level_state<Index> st{cfg, n, {}, {}, {}, {}, {}};
     classify(open_text, st);
     typename level_state<Index>::seed_vector sorted;
@@ -319,7 +401,8 @@ void esais_level(OpenText& open_text, std::uint64_t n, Out& out, const esais_set
         rank_sstar(st, names, distinct, sorted);
     }
     st.sstar.clear();
-    induce_all(st, sorted, out);
+    if constexpr (!std::is_void_v<LcpOut>) join_sstar_lcps(open_text, st, sorted);
+    induce_all(st, sorted, out, lcp_out);
 }
 
 }  // namespace emflow::pipelines::sa::esais_detail

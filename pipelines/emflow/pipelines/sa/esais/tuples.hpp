@@ -19,10 +19,11 @@ constexpr T top() {
     return std::numeric_limits<T>::max();
 }
 
-//! Runs a window holds beyond the current one.
-inline constexpr unsigned extra_runs = 2;
 //! Runs in a window.
-inline constexpr unsigned window_runs = extra_runs + 1;
+inline constexpr unsigned window_runs = 3;
+//! Runs a window holds in full when the part goes on beyond it (the last slot holds the byte of
+//! the next run only, length 0: the bucket a chain waiting for its continuation induces into).
+inline constexpr unsigned full_runs = window_runs - 1;
 
 //! The next runs of a part to the left of a position, nearest first; run 0 is the current one
 //! (its length counts the positions still to induce, the current one included).
@@ -33,8 +34,17 @@ struct window {
     std::uint8_t more;             //!< 1 if the part has runs beyond these (a continuation)
 };
 
+//! What a pass computes besides the suffixes' order.
+enum class pass_mode {
+    plain,  //!< nothing (the suffix array)
+    named,  //!< names, equal for equal prefixes (sorting the S*-substrings)
+    lcp     //!< the LCP of each suffix with the one before it (the LCP array)
+};
+
 //! A suffix to place in a pass: position pos, in bucket w.ch[0], induced by the suffix of rank
-//! rank (the pass's numbering). Named items (sorting the S*-substrings) carry the inducer's name.
+//! rank (the pass's numbering). Named items carry a value: the inducer's name when sorting the
+//! S*-substrings, the suffix's LCP with the one placed before it in its bucket when inducing
+//! the LCP array.
 template <class Index, bool Named>
 struct item;
 
@@ -49,7 +59,7 @@ template <class Index>
 struct item<Index, true> {
     Index rank;       //!< the inducer's rank
     Index pos;        //!< the position
-    Index name;       //!< the inducer's name (equal prefixes, equal names)
+    Index name;       //!< the inducer's name (equal prefixes, equal names), or the LCP
     window<Index> w;  //!< the part from pos leftwards
 };
 
@@ -75,12 +85,15 @@ struct pop_later {
 };
 
 //! A chain's start: the anchor at pos (byte ch, of rank order in the sorted stream) induces pos-1
-//! with the window w of the part left of it. name: the anchor's name (sorting substrings).
+//! with the window w of the part left of it. name: the anchor's name (sorting substrings), or
+//! the LCP the pass needs for it (inducing the LCP array: an S* suffix's with the S* suffix
+//! before it, an L-part start's with the next one in its bucket in the L-pass's order).
 template <class Index>
 struct seed {
     Index order;      //!< sort key: rank of the anchor (or its position)
     Index pos;        //!< the anchor
-    Index name;       //!< the anchor's name (sorting substrings)
+    Index name;       //!< the anchor's name (sorting substrings), or an LCP (see above)
+    Index run;        //!< the length of the run of ch from pos rightwards
     window<Index> w;  //!< the part left of the anchor
     std::uint8_t ch;  //!< T[pos]
 };
@@ -98,15 +111,16 @@ template <class Index>
 struct waiting {
     Index pos;   //!< leftmost position of the finished run
     Index rank;  //!< its rank
-    Index name;  //!< its name (sorting substrings)
+    Index name;  //!< its name (sorting substrings), or its successor's LCP (LCP array)
 };
 
-//! A chain's end reached in a pass: position pos got rank (and name).
+//! A chain's end reached in a pass: position pos got rank (and name). Inducing the LCP array,
+//! name is the LCP with the chain end before it in its bucket (0 for the bucket's first).
 template <class Index>
 struct chain_end {
     Index rank;  //!< its rank in the pass
     Index pos;   //!< the position
-    Index name;  //!< its name (sorting substrings)
+    Index name;  //!< its name (sorting substrings), or its LCP (see above)
 };
 
 //! Seeds by order.
