@@ -86,12 +86,12 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     auto help = run_tool(dir.path(), "--help");
     CHECK(help.code == 0);
-    for (const char* bad : {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
-                            "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
-                            "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
-                            "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp",
-                            "build x -o y --algorithm doubling --lcp z",
-                            "build x -o y --algorithm esais --lcp y"}) {
+    for (const char* bad :
+         {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
+          "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
+          "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
+          "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp",
+          "build x -o y --algorithm doubling --lcp z", "build x -o y --algorithm esais --lcp y"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -162,19 +162,18 @@ TEST_CASE("emflow-sa build --lcp writes Kasai's LCP array, check --lcp accepts i
         const auto ref_lcp = emflow_test::reference_lcp(t, ref);
         for (unsigned width : {4u, 5u, 8u}) {
             INFO(name << ", " << width << " bytes");
-            const std::string files = quote(text.string()) + " " +
-                                      (" -o " + quote(sa.string())) + " --lcp " +
-                                      quote(lcp.string()) + " --index-bytes " +
+            const std::string files = quote(text.string()) + " " + (" -o " + quote(sa.string())) +
+                                      " --lcp " + quote(lcp.string()) + " --index-bytes " +
                                       std::to_string(width) + " --memory 16MiB -q";
             auto r = run_tool(dir.path(), "build --algorithm esais " + files);
             CHECK(r.stderr_ == "");
             REQUIRE(r.code == 0);
             CHECK(read_file(sa) == encode(ref, width));
             CHECK(read_file(lcp) == encode(ref_lcp, width));
-            auto c = run_tool(dir.path(), "check " + quote(text.string()) + " " +
-                                              quote(sa.string()) + " --lcp " +
-                                              quote(lcp.string()) + " --index-bytes " +
-                                              std::to_string(width) + " --memory 16MiB -q");
+            auto c =
+                run_tool(dir.path(), "check " + quote(text.string()) + " " + quote(sa.string()) +
+                                         " --lcp " + quote(lcp.string()) + " --index-bytes " +
+                                         std::to_string(width) + " --memory 16MiB -q");
             CHECK(c.code == 0);
             CHECK(files_in(work) == 3);
         }

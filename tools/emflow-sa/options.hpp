@@ -169,8 +169,9 @@ inline options parse_args(const std::vector<std::string>& args) {
         if (positional.size() != 2) throw usage_error("build takes one TEXT");
         if (o.output.empty()) throw usage_error("build needs -o OUT");
         if (!o.lcp.empty() && o.algorithm != "esais")
-            throw usage_error("build --lcp needs --algorithm esais (the construction that "
-                              "induces the LCP array)");
+            throw usage_error(
+                "build --lcp needs --algorithm esais (the construction that "
+                "induces the LCP array)");
         if (!o.lcp.empty() && o.lcp == o.output)
             throw usage_error("--lcp and -o name the same file");
         o.text = positional[1];

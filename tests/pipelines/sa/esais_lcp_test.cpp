@@ -80,7 +80,8 @@ TEST_CASE("esais lcp: small budget, queue and sorters spill", "[sa][esais][lcp]"
     const std::size_t n = 4 * MiB;
 #endif
     const auto least = esais_detail::minimum_budget(pipelining::parallel);
-    check_lcp<std::uint32_t>(emflow_test::random_text(n, 4, seed), settings(least, pipelining::parallel));
+    check_lcp<std::uint32_t>(emflow_test::random_text(n, 4, seed),
+                             settings(least, pipelining::parallel));
 }
 
 TEST_CASE("esais lcp: deep recursion, long common prefixes", "[sa][esais][lcp]") {
@@ -125,8 +126,8 @@ TEST_CASE("esais lcp: the public API, push-node outputs, the LCP checker accepts
         auto w = lcp.begin() + 1000;
         *w = std::uint32_t(*w) + 1;
     }
-    CHECK_FALSE(check_lcp_array<std::uint32_t>(
-                    [&] { return streamify(t); }, t.size(), [&] { return streamify(sa); },
-                    [&] { return streamify(lcp); }, lcp.size(), cfg)
+    CHECK_FALSE(check_lcp_array<std::uint32_t>([&] { return streamify(t); }, t.size(),
+                                               [&] { return streamify(sa); },
+                                               [&] { return streamify(lcp); }, lcp.size(), cfg)
                     .ok);
 }

@@ -93,8 +93,8 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
 //! and SA[k]) into lcp_out, by eSAIS, as build_suffix_array() does (both outputs stxxl::vectors
 //! or both push nodes of Index; 32-bit tuples where they suffice, widened on the way out).
 template <class Index, class OpenText, class Out, class LcpOut>
-void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& out,
-                                 LcpOut&& lcp_out, const sa_config& cfg = {}) {
+void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& out, LcpOut&& lcp_out,
+                                 const sa_config& cfg = {}) {
     constexpr bool push = emflow::detail::is_push_node<std::decay_t<Out>>::value;
     static_assert(push == emflow::detail::is_push_node<std::decay_t<LcpOut>>::value,
                   "both outputs are push nodes or both are vectors");

@@ -326,7 +326,7 @@ private:
     std::uint64_t seed_name_ = 0;  // the name of the current bucket's seeds (L-pass)
     bool seed_named_ = false;
     static constexpr std::uint64_t no_lcp = std::numeric_limits<std::uint64_t>::max();
-    lcp_minima minima_;                       // LCP: the minima between inducers
+    lcp_minima minima_;                        // LCP: the minima between inducers
     std::array<std::uint64_t, 256> rounds_{};  // each bucket's repetition rounds
     std::uint64_t bucket_rounds_ = 0;          // the current bucket's so far
     bool have_end_ = false;                    // LCP: a chain end was placed in this bucket

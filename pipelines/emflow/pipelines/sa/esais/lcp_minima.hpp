@@ -69,9 +69,9 @@ private:
         stack_.resize(out);
     }
 
-    std::vector<entry> stack_;                 // v rising, ranks rising
-    std::array<std::uint64_t, 256> last_{};    // the rank that induced into each bucket last
-    std::array<bool, 256> has_{};              // whether one did
+    std::vector<entry> stack_;               // v rising, ranks rising
+    std::array<std::uint64_t, 256> last_{};  // the rank that induced into each bucket last
+    std::array<bool, 256> has_{};            // whether one did
 };
 
 }  // namespace emflow::pipelines::sa::esais_detail

@@ -320,8 +320,9 @@ void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_
             };
         };
         constexpr pass_mode mode = Lcp ? pass_mode::lcp : pass_mode::plain;
-        induce_passes<Index, mode>(st, sorted, into(lw, llw, lcount), into(sw, slw, scount),
-                                   [](const chain_end<Index>&) {}, lrounds, srounds);
+        induce_passes<Index, mode>(
+            st, sorted, into(lw, llw, lcount), into(sw, slw, scount),
+            [](const chain_end<Index>&) {}, lrounds, srounds);
         for (writer* w : {&lw, &sw, &llw, &slw}) w->finish();
     }
     if (lpos.size() + spos.size() != st.n)
@@ -374,8 +375,7 @@ void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_
                 --left_l;
             } else {
                 x = next;
-                if (first_s)
-                    x = lcount[c] > 0 ? Index(std::min(lrounds[c], srounds[c])) : Index(0);
+                if (first_s) x = lcount[c] > 0 ? Index(std::min(lrounds[c], srounds[c])) : Index(0);
                 first_s = false;
                 next = *s;
                 ++s;

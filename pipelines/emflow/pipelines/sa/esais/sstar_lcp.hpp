@@ -155,25 +155,21 @@ private:
             return p;
         });
         std::uint64_t distinct = 0;
-        auto named =
-            dc3_detail::map_each(sort(std::move(pairs), by_names<Index>{}, mem_, opt_),
-                                 [&distinct, prev_pair = name_pair<Index>{}](
-                                     const name_pair<Index>& p) mutable {
-                                     if (distinct == 0 || p.a != prev_pair.a || p.b != prev_pair.b)
-                                         ++distinct;
-                                     prev_pair = p;
-                                     return pos_value<Index>{p.pos, Index(distinct)};
-                                 });
-        dc3_detail::write_vector(
-            sort(std::move(named), by_pos<pos_value<Index>>{}, mem_, opt_) |
-                transform([](const pos_value<Index>& v) { return v.value; }),
-            next);
+        auto named = dc3_detail::map_each(
+            sort(std::move(pairs), by_names<Index>{}, mem_, opt_),
+            [&distinct, prev_pair = name_pair<Index>{}](const name_pair<Index>& p) mutable {
+                if (distinct == 0 || p.a != prev_pair.a || p.b != prev_pair.b) ++distinct;
+                prev_pair = p;
+                return pos_value<Index>{p.pos, Index(distinct)};
+            });
+        dc3_detail::write_vector(sort(std::move(named), by_pos<pos_value<Index>>{}, mem_, opt_) |
+                                     transform([](const pos_value<Index>& v) { return v.value; }),
+                                 next);
         return distinct;
     }
 
     //! Lifts every pair's LCP by 2^k where the names of level k (level) agree.
-    void lift(dc3_detail::ext_vector<sstar_pair<Index>>& pairs, const names& level,
-              std::size_t k) {
+    void lift(dc3_detail::ext_vector<sstar_pair<Index>>& pairs, const names& level, std::size_t k) {
         using pair_vector = dc3_detail::ext_vector<sstar_pair<Index>>;
         const std::uint64_t n = n_;
         typename pair_vector::bufreader_type in(pairs);
@@ -199,20 +195,20 @@ private:
         typename pair_vector::bufwriter_type out(lifted);
         const std::uint64_t step = std::uint64_t(1) << k;
         materialize(sort(std::move(answered), by_who<Index>{}, mem_, opt_),
-                    sink<name_lookup<Index>>([&, side = 0, first = Index()](
-                                                 const name_lookup<Index>& x) mutable {
-                        if (side == 0) {
-                            first = x.pos;
-                            side = 1;
-                            return;
-                        }
-                        side = 0;
-                        sstar_pair<Index> p = *old;
-                        ++old;
-                        if (std::uint64_t(first) != 0 && first == x.pos)
-                            p.lcp = Index(std::uint64_t(p.lcp) + step);
-                        out << p;
-                    }));
+                    sink<name_lookup<Index>>(
+                        [&, side = 0, first = Index()](const name_lookup<Index>& x) mutable {
+                            if (side == 0) {
+                                first = x.pos;
+                                side = 1;
+                                return;
+                            }
+                            side = 0;
+                            sstar_pair<Index> p = *old;
+                            ++old;
+                            if (std::uint64_t(first) != 0 && first == x.pos)
+                                p.lcp = Index(std::uint64_t(p.lcp) + step);
+                            out << p;
+                        }));
         out.finish();
         pairs.swap(lifted);
     }
