@@ -280,12 +280,16 @@ public:
     //! Makes glibc return freed large buffers to the system at once (process-wide, once).
     static void return_freed_memory_to_system() {
         static const bool done = [] {
-            return ::mallopt(M_MMAP_THRESHOLD, int(trim_threshold)) == 1;
+            return ::mallopt(M_MMAP_THRESHOLD, int(mmap_threshold)) == 1;
         }();
         static_cast<void>(done);
     }
 
-    //! Buffers from this size on are mmap-ed, and their release trims the heap.
+    //! Buffers from this size on are mmap-ed: below a disk block (256 KiB), since the blocks
+    //! and write halves that external sorts and the queue allocate and free by the thousand
+    //! otherwise fragment the heap, which then holds several times the live memory.
+    static constexpr std::size_t mmap_threshold = std::size_t(128) << 10;
+    //! A consumer's release from this size on trims the heap.
     static constexpr std::size_t trim_threshold = std::size_t(1) << 20;
 
 private:

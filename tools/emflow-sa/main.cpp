@@ -42,13 +42,14 @@ void install_interrupt_handlers() {
 }
 
 //! glibc's malloc settings for a run whose memory is a few large buffers (run buffers, merge
-//! buffers) allocated and freed phase by phase: blocks of a MiB and more are mapped and
-//! unmapped each time, so peak RSS follows the live memory instead of what glibc keeps; and they
+//! buffers, disk blocks) allocated and freed phase by phase: blocks of 128 KiB and more are mapped
+//! and unmapped each time, so peak RSS follows the live memory instead of what glibc keeps
+//! (the library sets the same threshold, memory_plan::mmap_threshold); and the large ones
 //! are backed by transparent huge pages, which cuts the page faults of first touching hundreds
 //! of MiB per sorter (a third less time on the sorts). Only settable at process start: the tool
 //! runs itself again with them once.
 constexpr const char* malloc_tunables =
-    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=1048576:"
+    "glibc.malloc.hugetlb=1:glibc.malloc.mmap_threshold=131072:"
     "glibc.malloc.trim_threshold=8388608";
 
 void restart_with_malloc_tunables(char** argv) {
