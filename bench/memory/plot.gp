@@ -1,5 +1,5 @@
 # bench/memory/plot.gp: peak RSS against the budget (the promise: budget + 64 MiB) and the time
-# of the automatic assignment relative to the best hand split, per graph.
+# of the automatic assignment relative to the fastest hand split (memory-summary.csv), per graph.
 #   gnuplot -e "csv='bench/results/memory.csv'; outdir='bench/results'" bench/memory/plot.gp
 set datafile separator ","
 set terminal pngcairo size 1200,500
@@ -16,10 +16,12 @@ plot csv using (strcol(4) eq "auto" && $6 == 0 && strcol(1) eq "sort" ? $2 : 1/0
      [32:2048] x + 64 with lines dashtype 2 title "budget + 64 MiB"
 unset logscale
 set logscale x 2
-set title "time (s) per run"
-set ylabel "seconds"
-set style data points
-plot csv using (strcol(4) eq "auto" && $6 == 0 ? $2 : 1/0):7 pt 7 title "automatic", \
-     csv using (strcol(4) eq "hand" ? $2 * 1.1 : 1/0):7 pt 4 title "hand split", \
-     csv using ($6 == 1 ? $2 * 0.9 : 1/0):7 pt 2 title "automatic + progress"
+set title "automatic / fastest hand split, mean time"
+set ylabel "time ratio"
+set yrange [0.5:1.5]
+summary = outdir."/memory-summary.csv"
+plot summary using (strcol(1) eq "sort" ? $2 : 1/0):7 with linespoints title "sort chain", \
+     summary using (strcol(1) eq "diamond" ? $2 : 1/0):7 with linespoints title "Diamond", \
+     summary using (strcol(1) eq "tfp" ? $2 : 1/0):7 with linespoints title "TFP DAG", \
+     [32:2048] 1.05 with lines dashtype 2 title "goal: 1.05"
 unset multiplot

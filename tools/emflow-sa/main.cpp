@@ -44,7 +44,7 @@ void install_interrupt_handlers() {
 //! glibc's malloc settings for a run whose memory is a few large buffers (run buffers, merge
 //! buffers, disk blocks) allocated and freed phase by phase: blocks of 128 KiB and more are mapped
 //! and unmapped each time, so peak RSS follows the live memory instead of what glibc keeps
-//! (the library sets the same threshold, memory_plan::mmap_threshold); and the large ones
+//! (disk blocks of DC3's many small sorts fragment the heap otherwise); and the large ones
 //! are backed by transparent huge pages, which cuts the page faults of first touching hundreds
 //! of MiB per sorter (a third less time on the sorts). Only settable at process start: the tool
 //! runs itself again with them once.

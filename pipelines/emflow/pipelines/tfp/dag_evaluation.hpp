@@ -87,7 +87,7 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
                            " bytes the evaluation needs at least: vector streams " +
                            std::to_string(streams) + "; window " + std::to_string(window) +
                            "; queue and bulks " + std::to_string(2 * queue_min));
-    cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 2;
+    cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 4 * 3;
     return cfg;
 }
 
