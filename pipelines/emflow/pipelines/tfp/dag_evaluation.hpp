@@ -13,9 +13,9 @@
 //
 // One budget (evaluation_config::memory_bytes) covers the whole evaluation: the vectors' streams,
 // the window's arrays (max_window), and the queue with the bulk held outside it and the messages
-// pushed back (at most as much again as the queue at the top of the band: emflow/limit_rules.hpp,
-// about a third of it in a steady state), so the queue gets three quarters of what the streams
-// and the window leave.
+// pushed back (at most as much again as the queue at the top of the band: emflow/limit_rules.hpp;
+// far less in practice, see bench/memory/README.md), so the queue gets three quarters of what
+// the streams and the window leave.
 //
 //   emflow::pipelines::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
 //   emflow::adaptive_window window(emflow::pipelines::tfp::default_target_bulk(cfg));
