@@ -180,7 +180,7 @@ void induce_passes(const level_state<Index>& st,
     {
         typename S::seed_vector::bufreader_type seeds(lseeds);
         typename S::cont_vector::bufreader_type conts(st.l_cont);
-        typename S::end_vector::bufwriter_type w(lends);
+        vector_appender<typename S::end_vector> w(lends);
         last_name = run_pass<Index, Mode, false>(
             st, seeds, conts, place_l,
             [&w](const chain_end<Index>& e) {
@@ -209,7 +209,7 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
         by_bucket);
     typename S::end_vector sstar_named;
     {
-        typename S::end_vector::bufwriter_type w(sstar_named);
+        vector_appender<typename S::end_vector> w(sstar_named);
         auto nothing = [](Index, Index, std::uint8_t) {};
         round_counts lrounds, srounds;
         induce_passes<Index, pass_mode::named>(
@@ -304,7 +304,7 @@ template <class Index, class Out, class LcpOut>
 void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
                 Out& out, LcpOut* lcp_out) {
     constexpr bool Lcp = !std::is_void_v<LcpOut>;
-    using writer = typename ext_vector<Index>::bufwriter_type;
+    using writer = vector_appender<ext_vector<Index>>;
     auto ph =
         begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
     ext_vector<Index> lpos, spos, llcp, slcp;
