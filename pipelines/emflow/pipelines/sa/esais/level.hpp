@@ -25,6 +25,7 @@
 #include <emflow/pipelines/sa/dc3/level.hpp>
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
+#include <emflow/pipelines/sa/esais/queue_clock.hpp>
 #include <emflow/pipelines/sa/esais/sequential_queue.hpp>
 #include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
@@ -151,9 +152,11 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
                        round_counts& rounds) {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
-    auto run = [&](auto& q) {
-        induce_pass<Index, Mode, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
-            pass(q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
+    auto run = [&](auto& untimed) {
+        timed_queue<item_t, std::decay_t<decltype(untimed)>, Mode == pass_mode::named ? 0 : 1> q(
+            untimed);
+        induce_pass<Index, Mode, Descending, decltype(q), Seeds, Conts, Place, End> pass(
+            q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
         const std::uint64_t names = pass.run(start);
         rounds = pass.rounds();
         return names;
