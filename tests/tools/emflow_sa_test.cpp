@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <thread>
@@ -69,6 +70,23 @@ std::size_t files_in(const fs::path& dir) {
     return std::size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
+//! The texts every algorithm and index width is run on: edge cases, runs over 65 535, deep
+//! recursion.
+std::vector<emflow_test::named_text> tool_texts(std::uint64_t seed) {
+    return {{"empty", {}},
+            {"two bytes", {0xFF, 0x00}},
+            {"random sigma 4", emflow_test::random_text(200000, 4, seed)},
+            {"runs over 65535", emflow_test::long_runs_text(200000, 140000, seed + 1)},
+            {"fibonacci", emflow_test::fibonacci_text(50000)}};
+}
+
+//! The quoted paths, then --index-bytes width, a 16 MiB budget and -q.
+std::string files_and_width(std::initializer_list<fs::path> files, unsigned width) {
+    std::string args;
+    for (const auto& f : files) args += quote(f.string()) + " ";
+    return args + "--index-bytes " + std::to_string(width) + " --memory 16MiB -q";
+}
+
 //! One line of error output, naming the tool.
 bool one_error_line(const std::string& err) {
     return err.rfind("emflow-sa: ", 0) == 0 && err.find('\n') == err.size() - 1;
@@ -103,13 +121,7 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "work";
     fs::create_directories(work);
-    std::uint64_t seed = emflow_test::test_seed();
-    std::vector<emflow_test::named_text> texts = {
-        {"empty", {}},
-        {"two bytes", {0xFF, 0x00}},
-        {"random sigma 4", emflow_test::random_text(200000, 4, seed)},
-        {"runs over 65535", emflow_test::long_runs_text(200000, 140000, seed + 1)},
-        {"fibonacci", emflow_test::fibonacci_text(50000)}};
+    const auto texts = tool_texts(emflow_test::test_seed());
     const fs::path text = work / "text", sa = work / "text.sa";
     for (const auto& [name, t] : texts) {
         write_file(text, t);
@@ -118,16 +130,12 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
              {"dc3", "doubling", "quadrupling", "esais", "esais --queue stxxl"}) {
             for (unsigned width : {4u, 5u, 8u}) {
                 INFO(name << ", " << algo << ", " << width << " bytes");
-                auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " +
-                                                  quote(sa.string()) + " --algorithm " + algo +
-                                                  " --index-bytes " + std::to_string(width) +
-                                                  " --memory 16MiB --quiet");
+                auto r = run_tool(dir.path(), "build --algorithm " + std::string(algo) + " -o " +
+                                                  files_and_width({sa, text}, width));
                 CHECK(r.stderr_ == "");
                 REQUIRE(r.code == 0);
                 CHECK(read_file(sa) == encode(ref, width));
-                auto c = run_tool(dir.path(), "check " + quote(text.string()) + " " +
-                                                  quote(sa.string()) + " --index-bytes " +
-                                                  std::to_string(width) + " --memory 16MiB -q");
+                auto c = run_tool(dir.path(), "check " + files_and_width({text, sa}, width));
                 CHECK(c.code == 0);
                 CHECK(files_in(work) == 2);
             }
@@ -142,19 +150,22 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     CHECK(r.stderr_.find("emflow-sa: built the suffix array of") != std::string::npos);
     CHECK(r.stderr_.find("peak memory") != std::string::npos);
     CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
+    // eSAIS's phases, and the time in its priority queue (for bench/run-sa)
+    r = run_tool(dir.path(), "build --algorithm esais -o " + quote(sa.string()) + " " +
+                                 quote(text.string()) + " --memory 16MiB");
+    CHECK(r.code == 0);
+    for (const char* line : {"eSAIS: classify: ", "\neSAIS: induce the suffix array: ",
+                             "\nemflow-sa: eSAIS priority queue: "}) {
+        INFO(line);
+        CHECK(r.stderr_.find(line) != std::string::npos);
+    }
 }
 
 TEST_CASE("emflow-sa build --lcp writes Kasai's LCP array, check --lcp accepts it", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "lcp-build";
     fs::create_directories(work);
-    std::uint64_t seed = emflow_test::test_seed();
-    std::vector<emflow_test::named_text> texts = {
-        {"empty", {}},
-        {"two bytes", {0xFF, 0x00}},
-        {"random sigma 4", emflow_test::random_text(200000, 4, seed)},
-        {"runs over 65535", emflow_test::long_runs_text(200000, 140000, seed + 1)},
-        {"fibonacci", emflow_test::fibonacci_text(50000)}};
+    const auto texts = tool_texts(emflow_test::test_seed());
     const fs::path text = work / "text", sa = work / "text.sa", lcp = work / "text.lcp";
     for (const auto& [name, t] : texts) {
         write_file(text, t);
@@ -162,18 +173,15 @@ TEST_CASE("emflow-sa build --lcp writes Kasai's LCP array, check --lcp accepts i
         const auto ref_lcp = emflow_test::reference_lcp(t, ref);
         for (unsigned width : {4u, 5u, 8u}) {
             INFO(name << ", " << width << " bytes");
-            const std::string files = quote(text.string()) + " " + (" -o " + quote(sa.string())) +
-                                      " --lcp " + quote(lcp.string()) + " --index-bytes " +
-                                      std::to_string(width) + " --memory 16MiB -q";
-            auto r = run_tool(dir.path(), "build --algorithm esais " + files);
+            auto r = run_tool(dir.path(), "build --algorithm esais -o " + quote(sa.string()) +
+                                              " --lcp " + quote(lcp.string()) + " " +
+                                              files_and_width({text}, width));
             CHECK(r.stderr_ == "");
             REQUIRE(r.code == 0);
             CHECK(read_file(sa) == encode(ref, width));
             CHECK(read_file(lcp) == encode(ref_lcp, width));
-            auto c =
-                run_tool(dir.path(), "check " + quote(text.string()) + " " + quote(sa.string()) +
-                                         " --lcp " + quote(lcp.string()) + " --index-bytes " +
-                                         std::to_string(width) + " --memory 16MiB -q");
+            auto c = run_tool(dir.path(), "check --lcp " + quote(lcp.string()) + " " +
+                                              files_and_width({text, sa}, width));
             CHECK(c.code == 0);
             CHECK(files_in(work) == 3);
         }
@@ -222,10 +230,8 @@ TEST_CASE("emflow-sa check --lcp accepts Kasai's LCP array and rejects mutations
                      unsigned width) {
         write_file(sa_file, encode(s, width));
         write_file(lcp_file, encode(l, width));
-        return run_tool(dir.path(), "check " + quote(text.string()) + " " +
-                                        quote(sa_file.string()) + " --lcp " +
-                                        quote(lcp_file.string()) + " --index-bytes " +
-                                        std::to_string(width) + " --memory 16MiB -q");
+        return run_tool(dir.path(), "check --lcp " + quote(lcp_file.string()) + " " +
+                                        files_and_width({text, sa_file}, width));
     };
     for (unsigned width : {4u, 5u, 8u}) {
         INFO(width << " bytes");
@@ -285,7 +291,12 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
                quote((work / "missing-tmp").string()),
            5);
     expect(build + "--memory 64KiB", 7);
-    expect(build + "--memory 16MiB --tmp-capacity 2MiB", 6);  // the temporary disk runs full
+    // the temporary disk runs full
+    const std::string full_disk = "--memory 16MiB --tmp-capacity 2MiB";
+    expect(build + full_disk, 6);
+    expect(build + full_disk + " --algorithm esais", 6);
+    expect(build + full_disk + " --algorithm esais --queue stxxl", 6);
+    expect(build + full_disk + " --algorithm esais --lcp " + quote((work / "text.lcp").string()), 6);
     // with the LCP array: neither output left behind
     expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
 

@@ -158,9 +158,17 @@ int build(const options& o, progress* report) {
         lcp_out->commit();
         partial_lcp_output[0] = 0;
     }
-    if (!o.quiet)
+    if (!o.quiet) {
         print_summary(lcp_out ? "built the suffix and LCP arrays of" : "built the suffix array of",
                       n, seconds_since(t0));
+        if (lcp_out || parse_sa_algorithm(o.algorithm) == sa_algorithm::esais) {
+            const esais_queue_time q = esais_queue_seconds();
+            std::fprintf(stderr,
+                         "emflow-sa: eSAIS priority queue: %.2f s in the naming passes, %.2f s in "
+                         "the inducing passes\n",
+                         q.naming, q.inducing);
+        }
+    }
     return exit_ok;
 }
 

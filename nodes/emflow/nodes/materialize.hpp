@@ -14,6 +14,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/nodes/chunked_push.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <stxxl/vector>
 
@@ -74,19 +75,11 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_
                 memory_demand::fixed(vector_stream_bytes<stxxl::vector<T, P, Pager, B, A, S>>()));
         },
         [&](run_context&) {
-            if constexpr (P == 1) {
-                // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose
-                // pages hold a single block: append through the vector's own cache.
-                detail::drain(src, [&](auto first, std::size_t n) {
-                    for (std::size_t i = 0; i < n; ++i) out.push_back(first[i]);
-                });
-            } else {
-                typename stxxl::vector<T, P, Pager, B, A, S>::bufwriter_type writer(out);
-                detail::drain(src, [&](auto first, std::size_t n) {
-                    for (std::size_t i = 0; i < n; ++i) writer << first[i];
-                });
-                writer.finish();
-            }
+            vector_appender<stxxl::vector<T, P, Pager, B, A, S>> writer(out);
+            detail::drain(src, [&](auto first, std::size_t n) {
+                for (std::size_t i = 0; i < n; ++i) writer << first[i];
+            });
+            writer.finish();
         },
         opt);
 }

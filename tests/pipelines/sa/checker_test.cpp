@@ -18,20 +18,13 @@ using emflow_test::text_bytes;
 
 namespace {
 
-// A violation thrown in a task resumed on a oneTBB coroutine stack gives ASan false reports
-// (emflow_test::under_address_sanitizer): under ASan the rejecting checks run in traditional mode.
-constexpr pipelining rejecting_mode =
-    emflow_test::under_address_sanitizer() ? pipelining::traditional : pipelining::parallel;
-
 template <class Index>
 check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
-                   std::size_t memory = std::size_t(64) << 20) {
-    std::vector<Index> idx(sa.begin(), sa.end());
-    sa_config cfg;
-    cfg.memory_bytes = memory;
-    cfg.mode = rejecting_mode;
+                   std::size_t memory = 64 * emflow_test::MiB) {
+    const auto idx = emflow_test::as_index<Index>(sa);
     return check_suffix_array<Index>([&] { return streamify(t); }, t.size(),
-                                     [&] { return streamify(idx); }, idx.size(), cfg);
+                                     [&] { return streamify(idx); }, idx.size(),
+                                     emflow_test::checker_config(memory));
 }
 
 }  // namespace
@@ -56,7 +49,7 @@ TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vector
     stxxl::VECTOR_GENERATOR<std::uint64_t>::result sa;
     for (auto c : t) text.push_back(c);
     for (auto x : ref) sa.push_back(x);
-    for (auto mode : {pipelining::traditional, rejecting_mode}) {
+    for (auto mode : {pipelining::traditional, emflow_test::checker_mode}) {
         sa_config cfg;
         cfg.memory_bytes = 24 << 20;  // the vectors' readers hold 12 MiB (2 MiB blocks)
         cfg.mode = mode;
@@ -140,8 +133,7 @@ TEST_CASE("checker reads text and array from files", "[sa][checker]") {
         [&] { return file_source<emflow::uint40>(sa_path); }, ref.size());
     CHECK(r.ok);
     // Read with the wrong width, the same bytes are no suffix array.
-    sa_config rejecting;
-    rejecting.mode = rejecting_mode;
+    const sa_config rejecting = emflow_test::checker_config();
     CHECK_FALSE(check_suffix_array<std::uint32_t>(
                     [&] { return file_source<std::uint8_t>(text_path); }, t.size(),
                     [&] { return file_source<std::uint32_t>(sa_path); }, t.size() * 5 / 4,

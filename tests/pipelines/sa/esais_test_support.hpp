@@ -1,12 +1,15 @@
 // What the eSAIS tests share: settings, the construction into a vector, the comparison with
-// libdivsufsort (and of the LCP array with Kasai's).
+// libdivsufsort (and of the LCP array with Kasai's), and the cases that esais_test.cpp runs for
+// the suffix array and esais_lcp_test.cpp for both arrays.
 #pragma once
 
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,5 +75,132 @@ void check_lcp(const text_bytes& t, const emflow::pipelines::sa::esais_detail::e
     REQUIRE(got.size() == ref.size());
     CHECK(emflow_test::first_mismatch(got, ref) == std::string::npos);
 }
+
+//! What a case checks: the suffix array alone or with the LCP array.
+enum class arrays { sa, sa_and_lcp };
+
+//! eSAIS with 32-bit indices and settings s gives the arrays a of t.
+inline void check_32(arrays a, const text_bytes& t,
+                     const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+    if (a == arrays::sa)
+        check<std::uint32_t>(t, s);
+    else
+        check_lcp<std::uint32_t>(t, s);
+}
+
+namespace esais_cases {
+
+using emflow::pipelines::sa::pipelining;
+using emflow::pipelines::sa::queue_kind;
+
+//! Every random text of up to max_n bytes over each alphabet size of sigmas.
+inline void tiny_texts(arrays a, std::size_t max_n, std::initializer_list<unsigned> sigmas) {
+    const auto seed = emflow_test::test_seed();
+    for (std::size_t n = 0; n <= max_n; ++n) {
+        for (unsigned sigma : sigmas) {
+            INFO("n = " << n << ", sigma = " << sigma);
+            check_32(a, emflow_test::random_text(n, sigma, seed + n),
+                     settings(32 * MiB, pipelining::parallel, 0));
+        }
+    }
+}
+
+//! The standard texts through external DC3 levels in both pipelining modes.
+inline void standard_texts(arrays a) {
+    for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
+        for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+            INFO(nt.name << " (" << nt.text.size() << " bytes), "
+                         << (mode == pipelining::parallel ? "parallel" : "traditional"));
+            check_32(a, nt.text, settings(32 * MiB, mode, 1000));
+        }
+    }
+}
+
+//! texts on STXXL's sequential priority queue.
+inline void sequential_queue(arrays a, const std::vector<text_bytes>& texts) {
+    auto s = settings(32 * MiB, pipelining::parallel, 1000);
+    s.queue = queue_kind::stxxl;
+    for (const auto& t : texts) {
+        INFO(t.size() << " bytes");
+        check_32(a, t, s);
+    }
+}
+
+//! Chains longer than their windows (continuations), with runs short and over 65 535.
+inline void continuations(arrays a) {
+    const auto seed = emflow_test::test_seed();
+    for (std::size_t max_run : {1, 3, 70000}) {
+        INFO("runs up to " << max_run);
+        const auto t = staircase_text(max_run > 1000 ? 400000 : 100000, max_run, seed + max_run);
+        check_32(a, t, settings(32 * MiB, pipelining::parallel, 1000));
+    }
+}
+
+//! Tiny bulks: chunked pops, rounds through the queue.
+inline void tiny_bulks(arrays a) {
+    const auto seed = emflow_test::test_seed();
+    for (std::size_t bulk : {1, 2, 7}) {
+        INFO("bulk " << bulk);
+        auto s = settings(32 * MiB, pipelining::traditional, 1000);
+        s.bulk_items = bulk;
+        for (const auto& t : {emflow_test::random_text(20000, 3, seed),
+                              emflow_test::long_runs_text(30000, 5000, seed + 1),
+                              staircase_text(20000, 4, seed + 2)})
+            check_32(a, t, s);
+    }
+}
+
+//! Random texts over each alphabet size of sigmas with the least budget: 4 MiB texts, of which
+//! the queue (half of the least budget) holds a fraction of a pass's items; under the
+//! sanitizers (several times slower) 1 MiB texts: the sorters (of the S* LCPs too) still spill.
+inline void least_budget(arrays a, std::initializer_list<unsigned> sigmas) {
+    const auto seed = emflow_test::test_seed();
+    const std::size_t n = emflow_test::under_address_sanitizer() ? MiB : 4 * MiB;
+    const auto least = emflow::pipelines::sa::esais_detail::minimum_budget(pipelining::parallel);
+    for (unsigned sigma : sigmas)
+        check_32(a, emflow_test::random_text(n, sigma, seed + sigma),
+                 settings(least, pipelining::parallel));
+}
+
+//! The reduced text through external DC3 levels down to 64 symbols; LCPs up to half the text.
+inline void deep_recursion(arrays a) {
+    check_32(a, emflow_test::fibonacci_text(200000), settings(32 * MiB, pipelining::parallel, 64));
+    check_32(a, emflow_test::period_doubling_text(200000),
+             settings(32 * MiB, pipelining::traditional, 64));
+}
+
+//! A text source that throws midway: the exception reaches the caller and no temporary file is
+//! left. The failure unwinds parallel tasks in parallel mode, which ASan misreports
+//! (emflow_test::under_address_sanitizer): there only traditional mode runs.
+inline void failing_text_source(arrays a) {
+    auto& dir = emflow_test::configure_test_disks();
+    const std::uint64_t n = 300000;
+    auto open = [&] {
+        return emflow::generate(n, [k = std::uint64_t(0)]() mutable {
+            if (++k == 200000) throw std::runtime_error("text source failed");
+            return std::uint8_t(k % 7);
+        });
+    };
+    std::vector<pipelining> modes{pipelining::traditional};
+    if (!emflow_test::under_address_sanitizer()) modes.push_back(pipelining::parallel);
+    for (auto mode : modes) {
+        INFO((mode == pipelining::parallel ? "parallel" : "traditional"));
+        {
+            emflow_test::sa_vector<std::uint32_t> out, lcp;
+            const auto s = settings(32 * MiB, mode);
+            if (a == arrays::sa)
+                CHECK_THROWS_WITH(emflow::pipelines::sa::esais_detail::run<std::uint32_t>(
+                                      open, n, out, s),
+                                  "text source failed");
+            else
+                CHECK_THROWS_WITH(emflow::pipelines::sa::esais_detail::run<std::uint32_t>(
+                                      open, n, out, s, &lcp),
+                                  "text source failed");
+        }
+        CHECK(dir.entries() == 0);
+    }
+}
+
+}  // namespace esais_cases
 
 }  // namespace

@@ -20,22 +20,14 @@ using emflow_test::text_bytes;
 
 namespace {
 
-// A violation thrown in a task resumed on a oneTBB coroutine stack trips ASan (see
-// checker_test.cpp): under ASan the checks run in traditional mode.
-constexpr pipelining check_mode =
-    emflow_test::under_address_sanitizer() ? pipelining::traditional : pipelining::parallel;
-
 template <class Index>
 check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
                    const std::vector<std::uint64_t>& lcp,
-                   std::size_t memory = std::size_t(64) << 20) {
-    std::vector<Index> s(sa.begin(), sa.end()), l(lcp.begin(), lcp.end());
-    sa_config cfg;
-    cfg.memory_bytes = memory;
-    cfg.mode = check_mode;
+                   std::size_t memory = 64 * emflow_test::MiB) {
+    const auto s = emflow_test::as_index<Index>(sa), l = emflow_test::as_index<Index>(lcp);
     return check_lcp_array<Index>([&] { return streamify(t); }, t.size(),
                                   [&] { return streamify(s); }, [&] { return streamify(l); },
-                                  l.size(), cfg);
+                                  l.size(), emflow_test::checker_config(memory));
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // all-equal text, runs longer than 65 535, Fibonacci and period-doubling words for deep
 // recursion, the empty text, one and two bytes) and random texts over small and full alphabets;
 // and the harness the construction tests share (settings, output into a vector or a push node,
-// comparison with the reference in both pipelining modes) and Kasai's LCP array.
+// comparison with the reference in both pipelining modes), Kasai's LCP array and the checkers'
+// settings.
 #pragma once
 
 #include <divsufsort64.h>
@@ -19,6 +20,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "test_env.hpp"
 
 namespace emflow_test {
 
@@ -139,6 +142,26 @@ Settings sa_settings(std::size_t memory, emflow::pipelines::sa::pipelining mode,
     s.mode = mode;
     s.in_memory_symbols = in_memory_symbols;
     return s;
+}
+
+//! The mode of the checkers' tests: a violation thrown in a task resumed on a oneTBB coroutine
+//! stack gives ASan false reports (under_address_sanitizer), so under ASan they run traditionally.
+inline constexpr emflow::pipelines::sa::pipelining checker_mode =
+    under_address_sanitizer() ? emflow::pipelines::sa::pipelining::traditional
+                              : emflow::pipelines::sa::pipelining::parallel;
+
+//! A checker's settings: a budget of memory bytes, checker_mode.
+inline emflow::pipelines::sa::sa_config checker_config(std::size_t memory = 64 * MiB) {
+    emflow::pipelines::sa::sa_config cfg;
+    cfg.memory_bytes = memory;
+    cfg.mode = checker_mode;
+    return cfg;
+}
+
+//! The values of v as Index (a checker's input in RAM).
+template <class Index>
+std::vector<Index> as_index(const std::vector<std::uint64_t>& v) {
+    return std::vector<Index>(v.begin(), v.end());
 }
 
 //! What construct(out) writes into an sa_vector<Index>, as 64-bit values.

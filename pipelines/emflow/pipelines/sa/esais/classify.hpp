@@ -9,6 +9,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -35,8 +36,8 @@ class classifier {
         std::uint64_t start, len;  // leftmost position, length
         std::uint8_t ch;
     };
-    using seed_writer = typename SeedVec::bufwriter_type;
-    using cont_writer = typename ContVec::bufwriter_type;
+    using seed_writer = vector_appender<SeedVec>;
+    using cont_writer = vector_appender<ContVec>;
 
 public:
     using value_type = std::uint8_t;  //!< element type

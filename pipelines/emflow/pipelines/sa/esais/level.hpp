@@ -25,6 +25,7 @@
 #include <emflow/pipelines/sa/dc3/level.hpp>
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
+#include <emflow/pipelines/sa/esais/queue_clock.hpp>
 #include <emflow/pipelines/sa/esais/sequential_queue.hpp>
 #include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
@@ -151,9 +152,11 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
                        round_counts& rounds) {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
-    auto run = [&](auto& q) {
-        induce_pass<Index, Mode, Descending, std::decay_t<decltype(q)>, Seeds, Conts, Place, End>
-            pass(q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
+    auto run = [&](auto& untimed) {
+        timed_queue<item_t, std::decay_t<decltype(untimed)>, Mode == pass_mode::named ? 0 : 1> q(
+            untimed);
+        induce_pass<Index, Mode, Descending, decltype(q), Seeds, Conts, Place, End> pass(
+            q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
         const std::uint64_t names = pass.run(start);
         rounds = pass.rounds();
         return names;
@@ -180,7 +183,7 @@ void induce_passes(const level_state<Index>& st,
     {
         typename S::seed_vector::bufreader_type seeds(lseeds);
         typename S::cont_vector::bufreader_type conts(st.l_cont);
-        typename S::end_vector::bufwriter_type w(lends);
+        vector_appender<typename S::end_vector> w(lends);
         last_name = run_pass<Index, Mode, false>(
             st, seeds, conts, place_l,
             [&w](const chain_end<Index>& e) {
@@ -209,7 +212,7 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
         by_bucket);
     typename S::end_vector sstar_named;
     {
-        typename S::end_vector::bufwriter_type w(sstar_named);
+        vector_appender<typename S::end_vector> w(sstar_named);
         auto nothing = [](Index, Index, std::uint8_t) {};
         round_counts lrounds, srounds;
         induce_passes<Index, pass_mode::named>(
@@ -304,7 +307,7 @@ template <class Index, class Out, class LcpOut>
 void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
                 Out& out, LcpOut* lcp_out) {
     constexpr bool Lcp = !std::is_void_v<LcpOut>;
-    using writer = typename ext_vector<Index>::bufwriter_type;
+    using writer = vector_appender<ext_vector<Index>>;
     auto ph =
         begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
     ext_vector<Index> lpos, spos, llcp, slcp;

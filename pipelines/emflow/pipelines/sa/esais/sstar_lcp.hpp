@@ -16,6 +16,7 @@
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/level.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -89,7 +90,7 @@ public:
         if (sorted.size() > 1) build_levels(open_text);  // else no pairs
         dc3_detail::ext_vector<sstar_pair<Index>> pairs;
         {
-            typename dc3_detail::ext_vector<sstar_pair<Index>>::bufwriter_type w(pairs);
+            vector_appender<dc3_detail::ext_vector<sstar_pair<Index>>> w(pairs);
             bool first = true;
             Index prev{};
             for (typename Positions::bufreader_type r(sorted); !r.empty(); ++r) {
@@ -192,7 +193,7 @@ private:
             });
         pair_vector lifted;
         typename pair_vector::bufreader_type old(pairs);
-        typename pair_vector::bufwriter_type out(lifted);
+        vector_appender<pair_vector> out(lifted);
         const std::uint64_t step = std::uint64_t(1) << k;
         materialize(sort(std::move(answered), by_who<Index>{}, mem_, opt_),
                     sink<name_lookup<Index>>(
