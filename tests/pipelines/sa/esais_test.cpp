@@ -45,6 +45,32 @@ TEST_CASE("esais: tiny bulks (chunked pops, rounds through the queue)", "[sa][es
     esais_cases::tiny_bulks(arrays::sa);
 }
 
+TEST_CASE("esais: ranked seeds follow their bucket's placed suffixes", "[sa][esais]") {
+    // "banana": L-type a(5) n(4) n(2) b(0), S-type a(3) a(1) (S* both), L-part starts n(4) n(2)
+    esais_detail::bucket_counts n;
+    n.l_type['a'] = n.l_type['b'] = 1;
+    n.l_type['n'] = 2;
+    n.s_type['a'] = n.sstar['a'] = 2;
+    n.lstar['n'] = 2;
+    const auto l = esais_detail::bucket_ranks::of(n, false);
+    // L-pass: the end (rank 0), then a: 1 L, 2 seeds; b: 1 L; n: 2 L
+    CHECK(l.first['a'] == 1);
+    CHECK(l.seeds['a'] == 2);
+    CHECK(l.first['b'] == 4);
+    CHECK(l.seeds['b'] == 5);
+    CHECK(l.first['n'] == 5);
+    CHECK(l.placed['n'] == 2);
+    CHECK(l.seeds['n'] == 7);
+    // S-pass, buckets downwards: n: 2 seeds; b: none; a: 2 S
+    const auto s = esais_detail::bucket_ranks::of(n, true);
+    CHECK(s.first['n'] == 0);
+    CHECK(s.seeds['n'] == 0);
+    CHECK(s.first['b'] == 2);
+    CHECK(s.first['a'] == 2);
+    CHECK(s.placed['a'] == 2);
+    CHECK(s.seeds['a'] == 4);
+}
+
 TEST_CASE("esais: small budget, queue and sorters spill", "[sa][esais]") {
     emflow_test::configure_test_disks();
     esais_cases::least_budget(arrays::sa, {4, 256});

@@ -27,6 +27,7 @@ struct scan_outputs {
     ContVec* l_cont;    //!< continuations of the L-parts
     ContVec* s_cont;    //!< continuations of the S-parts
     seed<Index> end{};  //!< the end of the text (anchor n) with the last L-part
+    bucket_counts counts;  //!< suffixes by type and byte
 };
 
 //! Push node of the text's bytes that classifies the suffixes and writes the chains' data.
@@ -49,6 +50,7 @@ public:
     void start(run_context&) {
         for (SeedVec* v : {out_->sstar, out_->lstar}) v->clear();
         for (ContVec* v : {out_->l_cont, out_->s_cont}) v->clear();
+        out_->counts = {};
         sstar_ = std::make_unique<seed_writer>(*out_->sstar);
         lstar_ = std::make_unique<seed_writer>(*out_->lstar);
         l_cont_ = std::make_unique<cont_writer>(*out_->l_cont);
@@ -86,6 +88,7 @@ private:
     //! Run r has type L (or S).
     void typed(const run& r, bool l_type) {
         if (!part_.empty() && part_l_ != l_type) close_part(r.start, r.ch, r.len);
+        (l_type ? out_->counts.l_type : out_->counts.s_type)[r.ch] += r.len;
         part_.push_back(r);
         part_l_ = l_type;
     }
@@ -107,12 +110,15 @@ private:
     //! The part ends before the anchor run r (at position a, byte c, length len).
     void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len) {
         const seed<Index> s{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
-        if (!part_l_)
+        if (!part_l_) {
             *lstar_ << s;
-        else if (a == pos_)  // only push_stop closes at the end
+            ++out_->counts.lstar[c];
+        } else if (a == pos_) {  // only push_stop closes at the end
             out_->end = s;
-        else
+        } else {
             *sstar_ << s;
+            ++out_->counts.sstar[c];
+        }
         const std::size_t k = part_.size();
         for (std::size_t i = full_runs; window_at(i - full_runs).more; i += full_runs) {
             const run& finished = part_[k - i];  // nearest-first run i - 1

@@ -36,6 +36,7 @@
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace emflow::pipelines::sa::esais_detail {
@@ -48,8 +49,12 @@ struct pass_limits {
 };
 
 //! One inducing pass. Place(pos, value, c) is called for every suffix of the pass's type in the
-//! pass's order (c: its bucket; value: its name or LCP by Mode, else 0); End(chain_end) for every
-//! chain's last suffix (rank and name or LCP in the pass).
+//! pass's order (c: its bucket; value: its name or LCP by Mode, else 0); End(chain_end, c) for
+//! every chain's last suffix (rank and name or LCP in the pass; c: its bucket).
+//! Seeds come in one of two ways: sorted in the pass's order, placed bucket by bucket after the
+//! bucket's induced suffixes (run() alone; the LCP array needs them in order), or ranked by
+//! bucket_ranks, in any order, all pushed before the pass (push_ranked_seeds(); their inducing
+//! then needs no sort of the seeds).
 template <class Index, pass_mode Mode, bool Descending, class Queue, class Seeds, class Conts,
           class Place, class End>
 class induce_pass {
@@ -67,6 +72,29 @@ public:
                 const pass_limits& lim, std::uint64_t first_name)
         : q_(queue), seeds_(seeds), conts_(conts), place_(place), end_(end), lim_(lim),
           names_(first_name), waiting_(by_pos<waiting_t>(), lim.waiting_bytes) {}
+
+    //! Pushes the successors of every seed, whose order fields hold their ranks by ranks (named:
+    //! their name fields their names); the pass's placed suffixes then take their ranks from
+    //! ranks too. Before run().
+    void push_ranked_seeds(const bucket_ranks& ranks) {
+        ranks_ = &ranks;
+        hint_ = lim_.bulk_items;
+        try {
+            for (; !seeds_.empty(); ++seeds_) {
+                const seed<Index>& s = *seeds_;
+                item_t y{};
+                y.rank = s.order;
+                y.pos = Index(std::uint64_t(s.pos) - 1);
+                if constexpr (Named) y.name = s.name;
+                y.w = s.w;
+                push(y);
+            }
+        } catch (...) {
+            end_bulk_quietly();
+            throw;
+        }
+        end_bulk();
+    }
 
     //! Runs the pass; start (if given) is processed first, with rank 0. Returns the last name.
     std::uint64_t run(const seed<Index>* start) {
@@ -97,6 +125,7 @@ private:
         have_end_ = false;
         end_min_ = no_lcp;
         seed_seen_ = false;
+        if (ranks_) rank_ = ranks_->first[c];
         for (;;) {  // repetition rounds
             const std::uint64_t round_start = rank_;
             std::size_t done = 0;
@@ -121,6 +150,11 @@ private:
             ++bucket_rounds_;
         }
         rounds_[c] = bucket_rounds_;
+        if (ranks_ && rank_ != ranks_->seeds[c])
+            throw std::logic_error("emflow: eSAIS pass placed " +
+                                   std::to_string(rank_ - ranks_->first[c]) + " suffixes in bucket " +
+                                   std::to_string(c) + ", " + std::to_string(ranks_->placed[c]) +
+                                   " expected");
         // The bucket's seeds in chunks of a bulk: a bucket may hold a good part of the text's.
         while (!seeds_.empty() && (*seeds_).ch == c) {
             seed_chunk_.clear();
@@ -190,7 +224,7 @@ private:
         } else if (x.w.more) {  // w.ch[1]: the byte of the run in the continuation
             waiting_.push(waiting<Index>{x.pos, rank, Lcp ? induced(x.w.ch[1]) : name});
         } else {
-            end_(chain_end<Index>{rank, x.pos, Lcp ? end_lcp(x.pos) : name});
+            end_(chain_end<Index>{rank, x.pos, Lcp ? end_lcp(x.pos) : name}, x.w.ch[0]);
         }
     }
 
@@ -313,6 +347,7 @@ private:
     pass_limits lim_;
     std::uint64_t names_;
     std::uint64_t rank_ = 0;
+    const bucket_ranks* ranks_ = nullptr;  // the ranks of a pass with ranked seeds
     waiting_sorter waiting_;
     std::vector<item_t> bulk_, cur_, carry_;
     std::vector<seed<Index>> seed_chunk_;  // seeds of the current bucket, a bulk at a time

@@ -15,7 +15,13 @@
 // bucket's first S-type suffix follows its last L-type one with LCP min(k, m), the repetition
 // rounds of the bucket in the two passes (c^k a... against c^m b..., a < c < b).
 // Between the passes the chains' data meet by sorting (the S-pass's seeds are the L-pass's chain
-// ends, joined by position with the S-parts' windows and ordered by their L-pass ranks).
+// ends, joined by position with the S-parts' windows).
+// Seeds need no sorting into the passes' order (but with the LCP array, whose minima run over the
+// suffixes in the pass's order): the scan counts each bucket's suffixes by type, which fixes the
+// ranks of a bucket's seeds in a pass (after its placed suffixes, bucket_ranks), so a seed's rank
+// follows from its bucket and its place among the bucket's seeds: its position (sorting the
+// substrings, where a bucket's seeds are alike), its rank from the recursion (inducing), or its
+// chain end's L-pass rank (the S-pass). The passes push all seeds' successors before they start.
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -60,10 +66,10 @@ inline std::uint64_t minimum_budget(pipelining mode) {
 //! "eSAIS: what".
 inline std::string phase_name(const char* what) { return std::string("eSAIS: ") + what; }
 
-//! A level's data and budget split. Between the passes at most two sorters are alive at once (a
-//! sort's merge beside the next one's runs), a quarter each. In a pass: the queue a half, the
-//! sorter of waiting chains an eighth, and four bulk-sized buffers (popped items, the round
-//! carried in RAM and the one being filled, a chunk of seeds) a thirty-second each.
+//! A level's data and budget split. Between the passes the sorts of a graph share the budget
+//! (graph()). In a pass: the queue a half, the sorter of waiting chains an eighth, and four
+//! bulk-sized buffers (popped items, the round carried in RAM and the one being filled, a chunk
+//! of seeds) a thirty-second each.
 template <class Index>
 struct level_state {
     using seed_vector = ext_vector<seed<Index>>;
@@ -75,13 +81,23 @@ struct level_state {
     seed_vector sstar, lstar;    //!< from the scan, in position order
     cont_vector l_cont, s_cont;  //!< continuations, sorted in their pass's order
     seed<Index> end{};           //!< the end of the text with the last L-part
+    bucket_counts counts;        //!< suffixes by type and byte, from the scan
+    bucket_ranks lranks, sranks;  //!< the passes' ranks when their seeds are ranked
 
-    //! Each of at most two sorters alive at once between the passes.
+    //! A sorter's share when it runs beside others of its size (the S* suffixes' LCPs).
     std::size_t sorter_bytes() const { return std::size_t(cfg.memory_bytes / 4); }
-    //! Sort options by pipelining mode.
-    sort_options sorting() const {
+    //! Sort options by pipelining mode, for a sort of about items items (0: unknown).
+    sort_options sorting(std::uint64_t items = 0) const {
         const bool async = cfg.mode == pipelining::parallel;
-        return {async, async};
+        return {async, async, items};
+    }
+    //! A graph between the passes: its sorters share the budget (water-filling; a lone sort
+    //! takes nearly all of it, where a fixed share merged in up to three passes at small budgets),
+    //! but for the page cache of the vector it writes and the reader of one vector outside it.
+    run_options graph() const {
+        run_options run = dc3_detail::graph_run(cfg);
+        run.memory_bytes -= std::size_t(2 * dc3_detail::vector_block_bytes);
+        return run;
     }
     //! The queue's configuration in a pass.
     ppq_config queue_config() const {
@@ -107,30 +123,61 @@ void classify(OpenText& open_text, level_state<Index>& st) {
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("classify"), st.n);
     typename S::cont_vector l_cont, s_cont;
-    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{&st.sstar, &st.lstar,
-                                                                              &l_cont, &s_cont};
+    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{
+        &st.sstar, &st.lstar, &l_cont, &s_cont, {}, {}};
     classifier<Index, typename S::seed_vector, typename S::cont_vector> scan(out);
     materialize(count_progress(open_text(), ph, 1), scan);
     st.end = out.end;
-    const auto mem = st.sorter_bytes();
-    write_vector(sort(streamify(l_cont), by_bucket_position<Index, false>{}, mem, st.sorting()),
-                 st.l_cont);
-    write_vector(sort(streamify(s_cont), by_bucket_position<Index, true>{}, mem, st.sorting()),
-                 st.s_cont);
+    st.counts = out.counts;
+    st.lranks = bucket_ranks::of(st.counts, false);
+    st.sranks = bucket_ranks::of(st.counts, true);
+    write_vector(sort(streamify(l_cont), by_bucket_position<Index, false>{},
+                      st.sorting(l_cont.size())),
+                 st.l_cont, st.graph());
+    write_vector(sort(streamify(s_cont), by_bucket_position<Index, true>{},
+                      st.sorting(s_cont.size())),
+                 st.s_cont, st.graph());
 }
 
-//! The S-pass's seeds: the L-pass's chain ends (rank order) joined by position with the
-//! S-parts' windows, in the L-pass's order backwards.
-template <class Index>
+//! Reads seeds through f (a function of the seed read; called once per seed, in order).
+template <class Index, class Reader, class F>
+class mapped_seeds {
+public:
+    //! Seeds of r through f.
+    mapped_seeds(Reader& r, F f) : r_(r), f_(f) { load(); }
+    //! True after the last seed.
+    bool empty() const { return empty_; }
+    //! The current seed.
+    const seed<Index>& operator*() const { return cur_; }
+    //! Goes to the next seed.
+    mapped_seeds& operator++() {
+        ++r_;
+        load();
+        return *this;
+    }
+
+private:
+    void load() {
+        empty_ = r_.empty();
+        if (!empty_) cur_ = f_(*r_);
+    }
+    Reader& r_;
+    F f_;
+    seed<Index> cur_{};
+    bool empty_ = true;
+};
+
+//! The S-pass's seeds: the L-pass's chain ends joined by position with the S-parts' windows;
+//! Ranked: as they come (the ends hold their S-pass ranks), else in the L-pass's order backwards.
+template <class Index, bool Ranked>
 void s_seeds(const level_state<Index>& st, const typename level_state<Index>::end_vector& ends,
              typename level_state<Index>::seed_vector& out) {
     using S = level_state<Index>;
     if (ends.size() != st.lstar.size())
         throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ends.size()) +
                                " chains, " + std::to_string(st.lstar.size()) + " expected");
-    const auto mem = st.sorter_bytes();
     typename S::seed_vector::bufreader_type windows(st.lstar);
-    auto joined = map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, mem, st.sorting()),
+    auto joined = map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, st.sorting(ends.size())),
                            [&windows](const chain_end<Index>& e) {
                                seed<Index> s = *windows;
                                ++windows;
@@ -138,7 +185,11 @@ void s_seeds(const level_state<Index>& st, const typename level_state<Index>::en
                                s.name = e.name;
                                return s;
                            });
-    write_vector(sort(std::move(joined), by_order_descending<Index>{}, mem, st.sorting()), out);
+    if constexpr (Ranked)
+        write_vector(std::move(joined), out, st.graph());
+    else
+        write_vector(sort(std::move(joined), by_order_descending<Index>{}, st.sorting(ends.size())),
+                     out, st.graph());
 }
 
 //! Each bucket's repetition rounds in a pass.
@@ -149,7 +200,7 @@ template <class Index, pass_mode Mode, bool Descending, class Seeds, class Conts
           class End>
 std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts, Place place,
                        End end, const seed<Index>* start, std::uint64_t first_name,
-                       round_counts& rounds) {
+                       round_counts& rounds, const bucket_ranks* ranks) {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     auto run = [&](auto& untimed) {
@@ -157,6 +208,7 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
             untimed);
         induce_pass<Index, Mode, Descending, decltype(q), Seeds, Conts, Place, End> pass(
             q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
+        if (ranks) pass.push_ranked_seeds(*ranks);
         const std::uint64_t names = pass.run(start);
         rounds = pass.rounds();
         return names;
@@ -169,35 +221,49 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
     return run(q);
 }
 
-//! The L-pass from seeds (and the text's end), then the S-pass from its chain ends. place_l and
-//! place_s (pos, name or LCP, bucket) see every suffix placed in each pass, end_s every chain
-//! end of the S-pass (the S* suffixes); names (pass_mode::named) run on from the L-pass into the
-//! S-pass. The passes' rounds per bucket into lrounds and srounds.
-template <class Index, pass_mode Mode, class PlaceL, class PlaceS, class EndS>
-void induce_passes(const level_state<Index>& st,
-                   const typename level_state<Index>::seed_vector& lseeds, PlaceL place_l,
-                   PlaceS place_s, EndS end_s, round_counts& lrounds, round_counts& srounds) {
+//! Names of the L-pass's ranked seeds: a bucket's S* suffixes are equal substrings so far, named
+//! by their byte, below every name a pass gives.
+inline constexpr std::uint64_t seed_names = 256;
+
+//! The L-pass from seeds (a reader; and the text's end), then the S-pass from its chain ends.
+//! Without the LCP array the seeds are ranked (bucket_ranks: st.lranks in their order fields; in
+//! any order), else sorted. place_l and place_s (pos, name or LCP, bucket) see every suffix placed
+//! in each pass, end_s every chain end of the S-pass (the S* suffixes); names (pass_mode::named)
+//! run on from the L-pass into the S-pass. The passes' rounds per bucket into lrounds and srounds.
+template <class Index, pass_mode Mode, class LSeeds, class PlaceL, class PlaceS, class EndS>
+void induce_passes(const level_state<Index>& st, LSeeds& lseeds, PlaceL place_l, PlaceS place_s,
+                   EndS end_s, round_counts& lrounds, round_counts& srounds) {
     using S = level_state<Index>;
+    constexpr bool Ranked = Mode != pass_mode::lcp;
     typename S::end_vector lends;
     std::uint64_t last_name;
     {
-        typename S::seed_vector::bufreader_type seeds(lseeds);
         typename S::cont_vector::bufreader_type conts(st.l_cont);
         vector_appender<typename S::end_vector> w(lends);
+        std::array<std::uint64_t, 256> ended{};
         last_name = run_pass<Index, Mode, false>(
-            st, seeds, conts, place_l,
-            [&w](const chain_end<Index>& e) {
-                if (std::uint64_t(e.pos) != 0) w << e;
+            st, lseeds, conts, place_l,
+            [&](const chain_end<Index>& e, std::uint8_t c) {
+                if (std::uint64_t(e.pos) == 0) return;
+                chain_end<Index> x = e;
+                if constexpr (Ranked) {  // the S-pass seeds the L-pass's order backwards
+                    if (ended[c] == st.counts.lstar[c])
+                        throw std::logic_error("emflow: eSAIS L-pass ended more chains in bucket " +
+                                               std::to_string(c) + " than expected");
+                    x.rank = Index(st.sranks.seeds[c] + st.counts.lstar[c] - ++ended[c]);
+                }
+                w << x;
             },
-            &st.end, 0, lrounds);
+            &st.end, Ranked ? seed_names : 0, lrounds, Ranked ? &st.lranks : nullptr);
         w.finish();
     }
     typename S::seed_vector sseeds;
-    s_seeds(st, lends, sseeds);
+    s_seeds<Index, Ranked>(st, lends, sseeds);
     lends.clear();
     typename S::seed_vector::bufreader_type seeds(sseeds);
     typename S::cont_vector::bufreader_type conts(st.s_cont);
-    run_pass<Index, Mode, true>(st, seeds, conts, place_s, end_s, nullptr, last_name, srounds);
+    run_pass<Index, Mode, true>(st, seeds, conts, place_s, end_s, nullptr, last_name, srounds,
+                                Ranked ? &st.sranks : nullptr);
 }
 
 //! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many
@@ -206,18 +272,24 @@ template <class Index>
 std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) {
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("sort the S*-substrings"), st.n);
-    typename S::seed_vector by_bucket;
-    write_vector(
-        sort(streamify(st.sstar), by_bucket_order<Index>{}, st.sorter_bytes(), st.sorting()),
-        by_bucket);
     typename S::end_vector sstar_named;
     {
+        // The seeds in position order, ranked by their buckets
+        typename S::seed_vector::bufreader_type sstar(st.sstar);
+        std::array<std::uint64_t, 256> seen{};
+        auto ranked = [&st, &seen](const seed<Index>& s) {
+            seed<Index> t = s;
+            t.order = Index(st.lranks.seeds[s.ch] + seen[s.ch]++);
+            t.name = Index(s.ch + 1);
+            return t;
+        };
+        mapped_seeds<Index, decltype(sstar), decltype(ranked)> seeds(sstar, ranked);
         vector_appender<typename S::end_vector> w(sstar_named);
         auto nothing = [](Index, Index, std::uint8_t) {};
         round_counts lrounds, srounds;
         induce_passes<Index, pass_mode::named>(
-            st, by_bucket, nothing, nothing,
-            [&w](const chain_end<Index>& e) {
+            st, seeds, nothing, nothing,
+            [&w](const chain_end<Index>& e, std::uint8_t) {
                 if (std::uint64_t(e.pos) != 0) w << e;
             },
             lrounds, srounds);
@@ -242,20 +314,18 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
         return pos_value<Index>{e.pos, Index(distinct + 1 - d)};
     });
     write_vector(
-        sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorter_bytes(), st.sorting()) |
+        sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorting(sstar_named.size())) |
             transform([](const pos_value<Index>& v) { return v.value; }),
-        names);
+        names, st.graph());
     return distinct;
 }
 
-//! Phase 3: the S* suffixes as the L-pass's seeds in suffix order.
+//! Phase 3: the S* suffixes' ranks (from 1) by position into names (unique names are the ranks).
 template <class Index>
-void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t distinct,
-                typename level_state<Index>::seed_vector& sorted) {
+void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t distinct) {
     const std::uint64_t m = st.sstar.size();
-    ext_vector<Index> ranks;
-    ext_vector<Index>* by_position = &names;  // unique names are the ranks
     if (distinct < m) {
+        ext_vector<Index> ranks;
         ext_vector<Index> sa;
         dc3_detail::reduced_text<Index> reduced{&names};
         dc3_detail::dc3_level<Index, Index>(reduced, m, distinct, sa, st.cfg, 1, sizeof(Index));
@@ -263,18 +333,25 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
             dc3_detail::invert<true, Index>(sa, ranks, st.cfg, 1);
         else
             dc3_detail::invert<false, Index>(sa, ranks, st.cfg, 1);
-        by_position = &ranks;
+        names.swap(ranks);
     }
+}
+
+//! With the LCP array: the S* suffixes as the L-pass's seeds in suffix order (ranks by
+//! position).
+template <class Index>
+void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
+                typename level_state<Index>::seed_vector& sorted) {
+    const std::uint64_t m = st.sstar.size();
     auto ph = begin_phase(st.cfg.report, phase_name("order the S* suffixes"), m);
-    typename ext_vector<Index>::bufreader_type rank_of(*by_position);
+    typename ext_vector<Index>::bufreader_type rank_of(ranks);
     auto seeds = map_each(streamify(st.sstar), [&rank_of](const seed<Index>& s) {
         seed<Index> t = s;
         t.order = *rank_of;
         ++rank_of;
         return t;
     });
-    write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorter_bytes(), st.sorting()),
-                 sorted);
+    write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorting(m)), sorted, st.graph());
 }
 
 //! With the LCP array: each S* suffix's LCP with the one before it into its seed (sorted, in
@@ -301,11 +378,41 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
     sorted.swap(joined);
 }
 
-//! Phase 4: the final passes and the merge into out, and the LCP array into lcp_out unless
-//! LcpOut is void.
-template <class Index, class Out, class LcpOut>
-void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_vector& sorted,
-                Out& out, LcpOut* lcp_out) {
+//! The current value of a vector reader; the reader moves on.
+template <class Reader>
+auto next_of(Reader& r) {
+    auto x = *r;
+    ++r;
+    return x;
+}
+
+//! n values bucket by bucket (lcount[c] and scount[c] in bucket c), each bucket's L-type ones
+//! (take_l()) before its S-type ones (take_s(c, first), first for the bucket's first).
+template <class TakeL, class TakeS>
+auto interleave_buckets(std::uint64_t n, const std::array<std::uint64_t, 256>& lcount,
+                        const std::array<std::uint64_t, 256>& scount, TakeL take_l, TakeS take_s) {
+    return generate(n, [&lcount, &scount, take_l, take_s, c = 0u, left_l = lcount[0],
+                        left_s = scount[0], first_s = true]() mutable {
+        while (left_l == 0 && left_s == 0) {
+            ++c;
+            left_l = lcount[c];
+            left_s = scount[c];
+            first_s = true;
+        }
+        if (left_l > 0) {
+            --left_l;
+            return take_l();
+        }
+        --left_s;
+        const bool first = std::exchange(first_s, false);
+        return take_s(std::uint8_t(c), first);
+    });
+}
+
+//! Phase 4: the final passes from the L-pass's seeds (a reader: ranked, or sorted with the LCP
+//! array) and the merge into out, and the LCP array into lcp_out unless LcpOut is void.
+template <class Index, class LSeeds, class Out, class LcpOut>
+void induce_all(level_state<Index>& st, LSeeds& seeds, Out& out, LcpOut* lcp_out) {
     constexpr bool Lcp = !std::is_void_v<LcpOut>;
     using writer = vector_appender<ext_vector<Index>>;
     auto ph =
@@ -324,8 +431,8 @@ void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_
         };
         constexpr pass_mode mode = Lcp ? pass_mode::lcp : pass_mode::plain;
         induce_passes<Index, mode>(
-            st, sorted, into(lw, llw, lcount), into(sw, slw, scount),
-            [](const chain_end<Index>&) {}, lrounds, srounds);
+            st, seeds, into(lw, llw, lcount), into(sw, slw, scount),
+            [](const chain_end<Index>&, std::uint8_t) {}, lrounds, srounds);
         for (writer* w : {&lw, &sw, &llw, &slw}) w->finish();
     }
     if (lpos.size() + spos.size() != st.n)
@@ -338,55 +445,24 @@ void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_
     {
         typename ext_vector<Index>::bufreader_type l(lpos);
         reverse_reader s(spos.cbegin(), spos.cend());
-        auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0]]() mutable {
-            while (left_l == 0 && left_s == 0) {
-                ++c;
-                left_l = lcount[c];
-                left_s = scount[c];
-            }
-            Index x;
-            if (left_l > 0) {
-                x = *l;
-                ++l;
-                --left_l;
-            } else {
-                x = *s;
-                ++s;
-                --left_s;
-            }
-            return x;
-        });
-        materialize(std::move(merged) | count_progress(ph), out);
+        materialize(interleave_buckets(st.n, lcount, scount, [&l] { return next_of(l); },
+                                       [&s](std::uint8_t, bool) { return next_of(s); }) |
+                        count_progress(ph),
+                    out);
     }
     if constexpr (Lcp) {
         // An S-type suffix's LCP in its pass is the one with the next larger suffix: read
         // upwards, each gives the LCP of the one after it.
         typename ext_vector<Index>::bufreader_type l(llcp);
         reverse_reader s(slcp.cbegin(), slcp.cend());
-        auto merged = generate(st.n, [&, c = 0u, left_l = lcount[0], left_s = scount[0],
-                                      first_s = true, next = Index(0)]() mutable {
-            while (left_l == 0 && left_s == 0) {
-                ++c;
-                left_l = lcount[c];
-                left_s = scount[c];
-                first_s = true;
-            }
-            Index x;
-            if (left_l > 0) {
-                x = *l;
-                ++l;
-                --left_l;
-            } else {
-                x = next;
-                if (first_s) x = lcount[c] > 0 ? Index(std::min(lrounds[c], srounds[c])) : Index(0);
-                first_s = false;
-                next = *s;
-                ++s;
-                --left_s;
-            }
+        auto take_s = [&, next = Index(0)](std::uint8_t c, bool first) mutable {
+            Index x = next;
+            if (first) x = lcount[c] > 0 ? Index(std::min(lrounds[c], srounds[c])) : Index(0);
+            next = next_of(s);
             return x;
-        });
-        materialize(std::move(merged), *lcp_out);
+        };
+        materialize(interleave_buckets(st.n, lcount, scount, [&l] { return next_of(l); }, take_s),
+                    *lcp_out);
     }
 }
 
@@ -395,17 +471,35 @@ void induce_all(level_state<Index>& st, const typename level_state<Index>::seed_
 template <class Index, class OpenText, class Out, class LcpOut>
 void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out,
                  const esais_settings& cfg) {
-    level_state<Index> st{cfg, n, {}, {}, {}, {}, {}};
+    level_state<Index> st{cfg, n, {}, {}, {}, {}, {}, {}, {}, {}};
+    using S = level_state<Index>;
     classify(open_text, st);
-    typename level_state<Index>::seed_vector sorted;
-    {
-        ext_vector<Index> names;
-        const std::uint64_t distinct = name_substrings(st, names);
-        rank_sstar(st, names, distinct, sorted);
+    ext_vector<Index> ranks;
+    rank_sstar(st, ranks, name_substrings(st, ranks));
+    if constexpr (!std::is_void_v<LcpOut>) {
+        typename S::seed_vector sorted;
+        sort_sstar(st, ranks, sorted);
+        ranks.clear();
+        st.sstar.clear();
+        join_sstar_lcps(open_text, st, sorted);
+        typename S::seed_vector::bufreader_type seeds(sorted);
+        induce_all(st, seeds, out, lcp_out);
+    } else {
+        // The S* suffixes in position order, ranked in the L-pass by their ranks: a bucket's
+        // come after those of the smaller buckets.
+        std::array<std::uint64_t, 256> before{};
+        for (unsigned c = 1; c < 256; ++c) before[c] = before[c - 1] + st.counts.sstar[c - 1];
+        typename S::seed_vector::bufreader_type sstar(st.sstar);
+        typename ext_vector<Index>::bufreader_type rank_of(ranks);
+        auto ranked = [&st, &before, &rank_of](const seed<Index>& s) {
+            seed<Index> t = s;
+            t.order = Index(st.lranks.seeds[s.ch] + std::uint64_t(*rank_of) - 1 - before[s.ch]);
+            ++rank_of;
+            return t;
+        };
+        mapped_seeds<Index, decltype(sstar), decltype(ranked)> seeds(sstar, ranked);
+        induce_all(st, seeds, out, lcp_out);
     }
-    st.sstar.clear();
-    if constexpr (!std::is_void_v<LcpOut>) join_sstar_lcps(open_text, st, sorted);
-    induce_all(st, sorted, out, lcp_out);
 }
 
 }  // namespace emflow::pipelines::sa::esais_detail

@@ -7,6 +7,7 @@
 // The Index fields come first; every struct is trivially copyable (sorters, the queue, disks).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -61,6 +62,37 @@ struct item<Index, true> {
     Index pos;        //!< the position
     Index name;       //!< the inducer's name (equal prefixes, equal names), or the LCP
     window<Index> w;  //!< the part from pos leftwards
+};
+
+//! How many suffixes of each byte (bucket) each pass places and seeds, counted by the scan.
+struct bucket_counts {
+    std::array<std::uint64_t, 256> l_type{};  //!< L-type suffixes (placed in the L-pass)
+    std::array<std::uint64_t, 256> s_type{};  //!< S-type suffixes (placed in the S-pass)
+    std::array<std::uint64_t, 256> sstar{};   //!< S* suffixes (the L-pass's seeds)
+    std::array<std::uint64_t, 256> lstar{};   //!< L-part starts after an S-part (the S-pass's)
+};
+
+//! The ranks of a pass whose seeds are all pushed before it starts: bucket c's placed suffixes
+//! take the ranks [first[c], first[c] + placed[c]), its seeds the ones up to the next bucket's
+//! first (ranks rise in the pass's order of buckets).
+struct bucket_ranks {
+    std::array<std::uint64_t, 256> first{};   //!< rank of the bucket's first placed suffix
+    std::array<std::uint64_t, 256> placed{};  //!< suffixes the pass places in the bucket
+    std::array<std::uint64_t, 256> seeds{};   //!< the bucket's seeds' first rank
+
+    //! The ranks of the L-pass (Descending false: after the text's end, rank 0) or the S-pass.
+    static bucket_ranks of(const bucket_counts& n, bool descending) {
+        bucket_ranks r;
+        std::uint64_t next = descending ? 0 : 1;
+        for (unsigned k = 0; k < 256; ++k) {
+            const unsigned c = descending ? 255 - k : k;
+            r.first[c] = next;
+            r.placed[c] = descending ? n.s_type[c] : n.l_type[c];
+            r.seeds[c] = next + r.placed[c];
+            next = r.seeds[c] + (descending ? n.lstar[c] : n.sstar[c]);
+        }
+        return r;
+    }
 };
 
 //! A pass's queue order: by bucket (ascending in the L-pass, descending in the S-pass), then by
@@ -157,27 +189,6 @@ struct by_order_descending {
     }
     //! Above every seed.
     T max_value() const { return T{}; }
-};
-
-//! Seeds by bucket, then order (the L-pass of the substrings: a bucket's S* suffixes in any
-//! fixed order).
-template <class Index>
-struct by_bucket_order {
-    using T = seed<Index>;
-    //! a < b
-    bool operator()(const T& a, const T& b) const {
-        if (a.ch != b.ch) return a.ch < b.ch;
-        return std::uint64_t(a.order) < std::uint64_t(b.order);
-    }
-    //! Below every seed.
-    T min_value() const { return T{}; }
-    //! Above every seed.
-    T max_value() const {
-        T t{};
-        t.order = top<Index>();
-        t.ch = 255;
-        return t;
-    }
 };
 
 //! A value (name or rank) of the S* suffix at position pos.
