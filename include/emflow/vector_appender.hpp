@@ -13,8 +13,8 @@
 #include <stxxl/bits/io/request.h>
 
 #include <array>
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 
 namespace emflow {

@@ -296,7 +296,8 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     expect(build + full_disk, 6);
     expect(build + full_disk + " --algorithm esais", 6);
     expect(build + full_disk + " --algorithm esais --queue stxxl", 6);
-    expect(build + full_disk + " --algorithm esais --lcp " + quote((work / "text.lcp").string()), 6);
+    expect(build + full_disk + " --algorithm esais --lcp " + quote((work / "text.lcp").string()),
+           6);
     // with the LCP array: neither output left behind
     expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
 

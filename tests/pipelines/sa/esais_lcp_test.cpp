@@ -53,8 +53,7 @@ TEST_CASE("esais lcp: deep recursion, long common prefixes", "[sa][esais][lcp]")
     esais_cases::deep_recursion(arrays::sa_and_lcp);
 }
 
-TEST_CASE("esais lcp: an exception from the text source reaches the caller",
-          "[sa][esais][lcp]") {
+TEST_CASE("esais lcp: an exception from the text source reaches the caller", "[sa][esais][lcp]") {
     esais_cases::failing_text_source(arrays::sa_and_lcp);
 }
 

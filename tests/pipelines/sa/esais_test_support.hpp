@@ -189,13 +189,13 @@ inline void failing_text_source(arrays a) {
             emflow_test::sa_vector<std::uint32_t> out, lcp;
             const auto s = settings(32 * MiB, mode);
             if (a == arrays::sa)
-                CHECK_THROWS_WITH(emflow::pipelines::sa::esais_detail::run<std::uint32_t>(
-                                      open, n, out, s),
-                                  "text source failed");
+                CHECK_THROWS_WITH(
+                    emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, n, out, s),
+                    "text source failed");
             else
-                CHECK_THROWS_WITH(emflow::pipelines::sa::esais_detail::run<std::uint32_t>(
-                                      open, n, out, s, &lcp),
-                                  "text source failed");
+                CHECK_THROWS_WITH(
+                    emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, n, out, s, &lcp),
+                    "text source failed");
         }
         CHECK(dir.entries() == 0);
     }

@@ -22,11 +22,11 @@ namespace emflow::pipelines::sa::esais_detail {
 //! Where the scan writes (external vectors, in position order).
 template <class Index, class SeedVec, class ContVec>
 struct scan_outputs {
-    SeedVec* sstar;     //!< S* positions with the L-part left of them (the L-pass's seeds)
-    SeedVec* lstar;     //!< L-part starts after an S-part, with the S-part (the S-pass's seeds)
-    ContVec* l_cont;    //!< continuations of the L-parts
-    ContVec* s_cont;    //!< continuations of the S-parts
-    seed<Index> end{};  //!< the end of the text (anchor n) with the last L-part
+    SeedVec* sstar;        //!< S* positions with the L-part left of them (the L-pass's seeds)
+    SeedVec* lstar;        //!< L-part starts after an S-part, with the S-part (the S-pass's seeds)
+    ContVec* l_cont;       //!< continuations of the L-parts
+    ContVec* s_cont;       //!< continuations of the S-parts
+    seed<Index> end{};     //!< the end of the text (anchor n) with the last L-part
     bucket_counts counts;  //!< suffixes by type and byte
 };
 

@@ -152,9 +152,9 @@ private:
         rounds_[c] = bucket_rounds_;
         if (ranks_ && rank_ != ranks_->seeds[c])
             throw std::logic_error("emflow: eSAIS pass placed " +
-                                   std::to_string(rank_ - ranks_->first[c]) + " suffixes in bucket " +
-                                   std::to_string(c) + ", " + std::to_string(ranks_->placed[c]) +
-                                   " expected");
+                                   std::to_string(rank_ - ranks_->first[c]) +
+                                   " suffixes in bucket " + std::to_string(c) + ", " +
+                                   std::to_string(ranks_->placed[c]) + " expected");
         // The bucket's seeds in chunks of a bulk: a bucket may hold a good part of the text's.
         while (!seeds_.empty() && (*seeds_).ch == c) {
             seed_chunk_.clear();

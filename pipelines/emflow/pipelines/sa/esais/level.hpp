@@ -76,12 +76,12 @@ struct level_state {
     using cont_vector = ext_vector<continuation<Index>>;
     using end_vector = ext_vector<chain_end<Index>>;
 
-    const esais_settings& cfg;   //!< the settings
-    std::uint64_t n;             //!< text length
-    seed_vector sstar, lstar;    //!< from the scan, in position order
-    cont_vector l_cont, s_cont;  //!< continuations, sorted in their pass's order
-    seed<Index> end{};           //!< the end of the text with the last L-part
-    bucket_counts counts;        //!< suffixes by type and byte, from the scan
+    const esais_settings& cfg;    //!< the settings
+    std::uint64_t n;              //!< text length
+    seed_vector sstar, lstar;     //!< from the scan, in position order
+    cont_vector l_cont, s_cont;   //!< continuations, sorted in their pass's order
+    seed<Index> end{};            //!< the end of the text with the last L-part
+    bucket_counts counts;         //!< suffixes by type and byte, from the scan
     bucket_ranks lranks, sranks;  //!< the passes' ranks when their seeds are ranked
 
     //! A sorter's share when it runs beside others of its size (the S* suffixes' LCPs).
@@ -131,12 +131,12 @@ void classify(OpenText& open_text, level_state<Index>& st) {
     st.counts = out.counts;
     st.lranks = bucket_ranks::of(st.counts, false);
     st.sranks = bucket_ranks::of(st.counts, true);
-    write_vector(sort(streamify(l_cont), by_bucket_position<Index, false>{},
-                      st.sorting(l_cont.size())),
-                 st.l_cont, st.graph());
-    write_vector(sort(streamify(s_cont), by_bucket_position<Index, true>{},
-                      st.sorting(s_cont.size())),
-                 st.s_cont, st.graph());
+    write_vector(
+        sort(streamify(l_cont), by_bucket_position<Index, false>{}, st.sorting(l_cont.size())),
+        st.l_cont, st.graph());
+    write_vector(
+        sort(streamify(s_cont), by_bucket_position<Index, true>{}, st.sorting(s_cont.size())),
+        st.s_cont, st.graph());
 }
 
 //! Reads seeds through f (a function of the seed read; called once per seed, in order).
@@ -177,14 +177,15 @@ void s_seeds(const level_state<Index>& st, const typename level_state<Index>::en
         throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ends.size()) +
                                " chains, " + std::to_string(st.lstar.size()) + " expected");
     typename S::seed_vector::bufreader_type windows(st.lstar);
-    auto joined = map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, st.sorting(ends.size())),
-                           [&windows](const chain_end<Index>& e) {
-                               seed<Index> s = *windows;
-                               ++windows;
-                               s.order = e.rank;
-                               s.name = e.name;
-                               return s;
-                           });
+    auto joined =
+        map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, st.sorting(ends.size())),
+                 [&windows](const chain_end<Index>& e) {
+                     seed<Index> s = *windows;
+                     ++windows;
+                     s.order = e.rank;
+                     s.name = e.name;
+                     return s;
+                 });
     if constexpr (Ranked)
         write_vector(std::move(joined), out, st.graph());
     else
@@ -445,8 +446,9 @@ void induce_all(level_state<Index>& st, LSeeds& seeds, Out& out, LcpOut* lcp_out
     {
         typename ext_vector<Index>::bufreader_type l(lpos);
         reverse_reader s(spos.cbegin(), spos.cend());
-        materialize(interleave_buckets(st.n, lcount, scount, [&l] { return next_of(l); },
-                                       [&s](std::uint8_t, bool) { return next_of(s); }) |
+        materialize(interleave_buckets(
+                        st.n, lcount, scount, [&l] { return next_of(l); },
+                        [&s](std::uint8_t, bool) { return next_of(s); }) |
                         count_progress(ph),
                     out);
     }
@@ -461,7 +463,8 @@ void induce_all(level_state<Index>& st, LSeeds& seeds, Out& out, LcpOut* lcp_out
             next = next_of(s);
             return x;
         };
-        materialize(interleave_buckets(st.n, lcount, scount, [&l] { return next_of(l); }, take_s),
+        materialize(interleave_buckets(
+                        st.n, lcount, scount, [&l] { return next_of(l); }, take_s),
                     *lcp_out);
     }
 }
