@@ -205,12 +205,6 @@ void check_throws_at(int position, u64 n, std::size_t b) {
 
 TEST_CASE("exceptions from async segments reach materialize's caller at every position",
           "[async][errors]") {
-    if (emflow_test::under_address_sanitizer()) {
-        WARN(
-            "skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on "
-            "throw)");
-        return;
-    }
     std::mt19937_64 rng(emflow_test::test_seed());
     for (int position = 0; position <= 5; ++position)
         for (std::size_t b : {std::size_t(1), std::size_t(100), std::size_t(100000)})

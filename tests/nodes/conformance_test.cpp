@@ -677,9 +677,6 @@ void check_throws(const char* where, Graph&& g) {
 }  // namespace
 
 TEST_CASE("exceptions from user code reach the caller of materialize", "[conformance][errors]") {
-    // Under ASan an exception thrown in a task resumed on a oneTBB coroutine stack trips ASan
-    // itself (node_test_util.hpp): there the async graphs run on one thread.
-    if (emflow_test::under_address_sanitizer()) set_flow_concurrency(1);
     emflow_test::configure_test_disks();
     const std::vector<u64> v = iota(20000);
     const ext_vector ev = to_ext(v);

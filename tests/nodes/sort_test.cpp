@@ -238,12 +238,6 @@ struct throwing_less {
 
 TEST_CASE("a throwing comparator in a parallel run reaches the caller without leaks",
           "[sort][errors]") {
-    if (emflow_test::under_address_sanitizer()) {
-        WARN(
-            "skipped: ASan cannot follow oneTBB's coroutine stack switches (false positives on "
-            "throw)");
-        return;
-    }
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     for (auto opt : all_options()) {

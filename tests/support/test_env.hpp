@@ -70,11 +70,7 @@ inline std::uint64_t test_seed() {
     return seed;
 }
 
-//! True in an AddressSanitizer build. A task resumed after tbb::task::suspend runs on a oneTBB
-//! coroutine stack that ASan does not know: an exception unwinding frames there leaves their
-//! redzones poisoned (__asan_handle_no_return gives up on such stacks; tests/asan.supp has the
-//! commonest report), and later code on that memory gets false reports. Tests that throw inside
-//! parallel tasks therefore run in Release only; under ASan their sequential variants run.
+//! True in an AddressSanitizer build, which runs several times slower: big tests shrink there.
 constexpr bool under_address_sanitizer() {
 #if defined(__SANITIZE_ADDRESS__)
     return true;

@@ -49,7 +49,7 @@ TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vector
     stxxl::VECTOR_GENERATOR<std::uint64_t>::result sa;
     for (auto c : t) text.push_back(c);
     for (auto x : ref) sa.push_back(x);
-    for (auto mode : {pipelining::traditional, emflow_test::checker_mode}) {
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         sa_config cfg;
         cfg.memory_bytes = 24 << 20;  // the vectors' readers hold 12 MiB (2 MiB blocks)
         cfg.mode = mode;

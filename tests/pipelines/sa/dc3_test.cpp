@@ -182,9 +182,7 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
 TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3]") {
     emflow_test::configure_test_disks();
     const std::uint64_t n = 300000;
-    std::vector<pipelining> modes{pipelining::traditional};
-    if (!emflow_test::under_address_sanitizer()) modes.push_back(pipelining::parallel);
-    for (auto mode : modes) {
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         for (std::uint64_t in_memory : {std::uint64_t(1000), ~std::uint64_t(0)}) {
             INFO("mode " << int(mode) << ", in-memory limit " << in_memory);
             auto open = [&] {

@@ -200,9 +200,7 @@ TEST_CASE("prefix doubling: bad arguments and small budgets fail before any work
 TEST_CASE("prefix doubling: errors of the text source reach the caller", "[sa][doubling]") {
     auto& dir = emflow_test::configure_test_disks();
     const text_bytes text = emflow_test::random_text(20000, 4, 1);
-    std::vector<pipelining> modes{pipelining::traditional};
-    if (!emflow_test::under_address_sanitizer()) modes.push_back(pipelining::parallel);
-    for (auto mode : modes) {
+    for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         INFO(mode_name(mode));
         stxxl::VECTOR_GENERATOR<std::uint32_t>::result out;
         auto failing = [&] {

@@ -144,17 +144,11 @@ Settings sa_settings(std::size_t memory, emflow::pipelines::sa::pipelining mode,
     return s;
 }
 
-//! The mode of the checkers' tests: a violation thrown in a task resumed on a oneTBB coroutine
-//! stack gives ASan false reports (under_address_sanitizer), so under ASan they run traditionally.
-inline constexpr emflow::pipelines::sa::pipelining checker_mode =
-    under_address_sanitizer() ? emflow::pipelines::sa::pipelining::traditional
-                              : emflow::pipelines::sa::pipelining::parallel;
-
-//! A checker's settings: a budget of memory bytes, checker_mode.
+//! A checker's settings: a budget of memory bytes, parallel pipelining.
 inline emflow::pipelines::sa::sa_config checker_config(std::size_t memory = 64 * MiB) {
     emflow::pipelines::sa::sa_config cfg;
     cfg.memory_bytes = memory;
-    cfg.mode = checker_mode;
+    cfg.mode = emflow::pipelines::sa::pipelining::parallel;
     return cfg;
 }
 
