@@ -12,10 +12,10 @@
 // are written in id order to an external vector.
 //
 // One budget (evaluation_config::memory_bytes) covers the whole evaluation: the vectors' streams,
-// the window's arrays (max_window), and the queue with the bulk held outside it and the messages
-// pushed back (at most as much again as the queue at the top of the band: emflow/limit_rules.hpp;
-// far less in practice, see bench/memory/README.md), so the queue gets three quarters of what
-// the streams and the window leave.
+// the window's arrays (max_window, up to half the budget), and the queue with the bulk held
+// outside it and the messages pushed back (at most as much again as the queue at the top of the
+// band: emflow/limit_rules.hpp; far less in practice, see bench/memory/README.md), so the queue
+// gets three quarters of what the streams and the window leave.
 //
 //   emflow::pipelines::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
 //   emflow::adaptive_window window(emflow::pipelines::tfp::default_target_bulk(cfg));
@@ -76,11 +76,14 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
     if (cfg.memory_bytes == 0) return cfg;
     const std::size_t streams =
         vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
-    const std::size_t window_cap = cfg.memory_bytes / 8;
+    const std::size_t queue_min = 8 << 20;
+    // The window may take half the budget, as long as the queue keeps its least: fewer, larger
+    // rounds gain more than queue memory beyond a few MiB (bench/memory/README.md).
+    const std::size_t rest = cfg.memory_bytes - std::min(cfg.memory_bytes, streams + 2 * queue_min);
+    const std::size_t window_cap = std::min(cfg.memory_bytes / 2, rest);
     cfg.max_window =
         std::clamp<std::uint64_t>(window_cap / window_bytes_per_node, 1024, cfg.max_window);
     const std::size_t window = cfg.max_window * window_bytes_per_node;
-    const std::size_t queue_min = 8 << 20;
     if (cfg.memory_bytes < streams + window + 2 * queue_min)
         throw config_error("emflow::pipelines::tfp: memory budget of " +
                            std::to_string(cfg.memory_bytes) + " bytes is below the " +
