@@ -24,6 +24,7 @@
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -196,7 +197,7 @@ private:
     message_owner owner_;
     typename NodeVector::bufreader_type inputs_in_;
     typename EdgeVector::bufreader_type edges_in_;
-    typename ValueVector::bufwriter_type values_out_;
+    vector_appender<ValueVector> values_out_;  // a full disk is an exception here
     std::vector<std::uint64_t> ids_;
     std::vector<std::int64_t> input_, best_, value_;
     std::vector<std::uint32_t> waiting_;

@@ -148,3 +148,25 @@ TEST_CASE("a malformed DAG is reported, without leaking temp files", "[tfp]") {
     }
     CHECK(dir.entries() == 0);
 }
+
+TEST_CASE("a disk that fills while the values are written reaches the caller as stxxl::io_error",
+          "[tfp][errors]") {
+    // Room for the DAG (8 MiB of inputs, 24 MiB of edges) and half of its 8 MiB of values; the
+    // messages (span 1024) stay in the queue's RAM, so only the values' writes fail.
+    emflow::external_memory_config em;
+    em.disks = {emflow::disk_spec{36 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    {
+        tfp::dag_spec spec;
+        spec.nodes = 1u << 20;
+        spec.degree = 1;
+        tfp::node_vector inputs;
+        tfp::edge_vector edges;
+        tfp::generate_dag(spec, emflow_test::test_seed(), inputs, edges);
+        emflow::fixed_window w(1u << 12);
+        tfp::value_vector values;
+        CHECK_THROWS_AS(tfp::evaluate_dag(inputs, edges, values, w, small_config()),
+                        stxxl::io_error);
+    }
+    CHECK(dir.entries() == 0);
+}

@@ -29,6 +29,7 @@
 #include <emflow/ppq.hpp>
 #include <emflow/progress.hpp>
 #include <emflow/time_forward.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <oneapi/tbb/parallel_for.h>
 
@@ -220,7 +221,7 @@ private:
     ValueVector& values_;
     typename NodeVector::bufreader_type inputs_in_{inputs_};
     typename EdgeVector::bufreader_type edges_in_{edges_};
-    typename ValueVector::bufwriter_type values_out_{values_};
+    vector_appender<ValueVector> values_out_{values_};  // a full disk is an exception here
     std::vector<std::atomic<std::int64_t>> best_;
     std::vector<std::int64_t> input_, value_;
     std::vector<dag_edge> window_edges_;
