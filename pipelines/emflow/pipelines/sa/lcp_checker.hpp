@@ -20,6 +20,7 @@
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
 #include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/fingerprint.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -33,26 +34,9 @@ namespace emflow::pipelines::sa {
 
 namespace lcp_checker_detail {
 
-//! The fingerprints' modulus, the Mersenne prime 2^61 - 1 (products reduce without division).
-inline constexpr std::uint64_t modulus = (std::uint64_t(1) << 61) - 1;
-
-//! 128-bit products (a GCC and Clang extension; __extension__ keeps -Wpedantic quiet).
-__extension__ typedef unsigned __int128 uint128;
-
-//! a * b modulo the modulus (a, b below it).
-inline std::uint64_t mul_mod(std::uint64_t a, std::uint64_t b) {
-    const uint128 p = uint128(a) * b;
-    std::uint64_t r = std::uint64_t(p & modulus) + std::uint64_t(p >> 61);
-    return r >= modulus ? r - modulus : r;
-}
-
-//! b^e modulo the modulus.
-inline std::uint64_t pow_mod(std::uint64_t b, std::uint64_t e) {
-    std::uint64_t r = 1;
-    for (; e > 0; e >>= 1, b = mul_mod(b, b))
-        if (e & 1) r = mul_mod(r, b);
-    return r;
-}
+using fingerprint::modulus;
+using fingerprint::mul_mod;
+using fingerprint::pow_mod;
 
 //! What a pair asks for: P at pos. slot 0: pos = SA[k] (the pairs k and k+1 use it); 1: the end
 //! of the common prefix in suffix SA[k-1]; 2: in suffix SA[k] (h = LCP[k] rides along).
@@ -144,8 +128,7 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
                            std::to_string(sizeof(Index)) + "-byte indices"};
     const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
     std::random_device entropy;
-    const std::uint64_t base =
-        std::uniform_int_distribution<std::uint64_t>(257, modulus - 1)(entropy);
+    const std::uint64_t base = fingerprint::random_base(entropy);
 
     // 1. Three requests per pair (one for k = 0), lengths beyond a suffix rejected.
     auto sa = open_sa();

@@ -84,8 +84,6 @@ struct level_state {
     bucket_counts counts;         //!< suffixes by type and byte, from the scan
     bucket_ranks lranks, sranks;  //!< the passes' ranks when their seeds are ranked
 
-    //! A sorter's share when it runs beside others of its size (the S* suffixes' LCPs).
-    std::size_t sorter_bytes() const { return std::size_t(cfg.memory_bytes / 4); }
     //! Sort options by pipelining mode, for a sort of about items items (0: unknown).
     sort_options sorting(std::uint64_t items = 0) const {
         const bool async = cfg.mode == pipelining::parallel;
@@ -363,7 +361,9 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("LCPs of the S* suffixes"), sorted.size());
     ext_vector<Index> lcps;
-    sstar_lcp<Index>(st.n, st.sorter_bytes(), st.sorting()).run(open_text, sorted, lcps);
+    run_options run = st.graph();  // less the readers and writers of the pairs
+    run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
+    sstar_lcp<Index>(st.n, run, st.sorting()).run(open_text, sorted, lcps);
     typename S::seed_vector joined;
     {
         typename ext_vector<Index>::bufreader_type lcp(lcps);
