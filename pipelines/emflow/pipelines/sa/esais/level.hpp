@@ -363,7 +363,7 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
     ext_vector<Index> lcps;
     run_options run = st.graph();  // less the readers and writers of the pairs
     run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
-    sstar_lcp<Index>(st.n, run, st.sorting()).run(open_text, sorted, lcps);
+    sstar_lcp<Index>(st.n, run, st.sorting(), ph).run(open_text, sorted, lcps);
     typename S::seed_vector joined;
     {
         typename ext_vector<Index>::bufreader_type lcp(lcps);
