@@ -68,9 +68,9 @@ struct window_answer {
 //! A bytes look-up answered: up to bytes_round bytes, big-endian in words, zeros past the end.
 template <class Index>
 struct bytes_answer {
-    Index who;                                //!< pair and side
-    std::uint64_t words[bytes_round / 8];     //!< the bytes
-    std::uint8_t have;                        //!< how many (fewer at the end of the text)
+    Index who;                             //!< pair and side
+    std::uint64_t words[bytes_round / 8];  //!< the bytes
+    std::uint8_t have;                     //!< how many (fewer at the end of the text)
 };
 
 //! How many bytes two bytes answers have in common.
@@ -349,8 +349,8 @@ private:
         return connect(
             connect(from_refill<bytes_answer<Index>>(
                         [&lookups, &text, n, x = std::uint64_t(0),
-                         ring = std::array<std::uint8_t, bytes_round>{}](
-                            bytes_answer<Index>* out, std::size_t cap) mutable {
+                         ring = std::array<std::uint8_t, bytes_round>{}](bytes_answer<Index>* out,
+                                                                         std::size_t cap) mutable {
                             std::size_t k = 0;
                             for (; k < cap && !lookups.empty(); ++lookups) {
                                 const window_lookup<Index> q = *lookups;
@@ -389,58 +389,58 @@ private:
         std::array<std::array<std::uint64_t, 256>, 2> leaving{};
         for (int f = 0; f < 2; ++f) {
             const std::uint64_t bw = pow_mod(base[std::size_t(f)], w);
-            for (unsigned c = 0; c < 256; ++c)
-                leaving[std::size_t(f)][c] = mul_mod(c + 1, bw);
+            for (unsigned c = 0; c < 256; ++c) leaving[std::size_t(f)][c] = mul_mod(c + 1, bw);
         }
         return connect(
-            connect(connect(from_refill<window_answer<Index>>(
-                                [&lookups, &text, &ahead, w, base, leaving,
-                                 x = std::uint64_t(0), y = std::uint64_t(0), primed = false,
-                                 g = std::array<std::uint64_t, 2>{}](
-                                    window_answer<Index>* out, std::size_t cap) mutable {
-                                    std::size_t k = 0;
-                                    for (; k < cap && !lookups.empty(); ++lookups) {
-                                        const window_lookup<Index> q = *lookups;
-                                        const std::uint64_t p = q.pos;
-                                        if (!primed || p - x > w) {
-                                            skip(text, x, p);
-                                            skip(ahead, y, p);
-                                            g = {0, 0};
-                                            for (const std::uint64_t end = p + w; y < end;) {
-                                                const std::size_t len = std::min<std::uint64_t>(
-                                                    ahead.batch_length(), end - y);
-                                                const std::uint8_t* b = ahead.batch_begin();
-                                                for (std::size_t i = 0; i < len; ++i) {
-                                                    g[0] = reduce(mul_mod(g[0], base[0]) + b[i] + 1);
-                                                    g[1] = reduce(mul_mod(g[1], base[1]) + b[i] + 1);
-                                                }
-                                                ahead += len;
-                                                y += len;
-                                            }
-                                            primed = true;
+            connect(
+                connect(
+                    from_refill<window_answer<Index>>(
+                        [&lookups, &text, &ahead, w, base, leaving, x = std::uint64_t(0),
+                         y = std::uint64_t(0), primed = false, g = std::array<std::uint64_t, 2>{}](
+                            window_answer<Index>* out, std::size_t cap) mutable {
+                            std::size_t k = 0;
+                            for (; k < cap && !lookups.empty(); ++lookups) {
+                                const window_lookup<Index> q = *lookups;
+                                const std::uint64_t p = q.pos;
+                                if (!primed || p - x > w) {
+                                    skip(text, x, p);
+                                    skip(ahead, y, p);
+                                    g = {0, 0};
+                                    for (const std::uint64_t end = p + w; y < end;) {
+                                        const std::size_t len =
+                                            std::min<std::uint64_t>(ahead.batch_length(), end - y);
+                                        const std::uint8_t* b = ahead.batch_begin();
+                                        for (std::size_t i = 0; i < len; ++i) {
+                                            g[0] = reduce(mul_mod(g[0], base[0]) + b[i] + 1);
+                                            g[1] = reduce(mul_mod(g[1], base[1]) + b[i] + 1);
                                         }
-                                        while (x < p) {
-                                            const std::size_t len = std::min<std::uint64_t>(
-                                                {text.batch_length(), ahead.batch_length(), p - x});
-                                            const std::uint8_t* out_b = text.batch_begin();
-                                            const std::uint8_t* in_b = ahead.batch_begin();
-                                            for (std::size_t i = 0; i < len; ++i) {
-                                                g[0] = reduce(mul_mod(g[0], base[0]) + in_b[i] + 1 +
-                                                              modulus - leaving[0][out_b[i]]);
-                                                g[1] = reduce(mul_mod(g[1], base[1]) + in_b[i] + 1 +
-                                                              modulus - leaving[1][out_b[i]]);
-                                            }
-                                            text += len;
-                                            ahead += len;
-                                            x += len;
-                                            y += len;
-                                        }
-                                        out[k++] = {q.who, g[0], g[1]};
+                                        ahead += len;
+                                        y += len;
                                     }
-                                    return k;
-                                }),
-                            lookups),
-                    text),
+                                    primed = true;
+                                }
+                                while (x < p) {
+                                    const std::size_t len = std::min<std::uint64_t>(
+                                        {text.batch_length(), ahead.batch_length(), p - x});
+                                    const std::uint8_t* out_b = text.batch_begin();
+                                    const std::uint8_t* in_b = ahead.batch_begin();
+                                    for (std::size_t i = 0; i < len; ++i) {
+                                        g[0] = reduce(mul_mod(g[0], base[0]) + in_b[i] + 1 +
+                                                      modulus - leaving[0][out_b[i]]);
+                                        g[1] = reduce(mul_mod(g[1], base[1]) + in_b[i] + 1 +
+                                                      modulus - leaving[1][out_b[i]]);
+                                    }
+                                    text += len;
+                                    ahead += len;
+                                    x += len;
+                                    y += len;
+                                }
+                                out[k++] = {q.who, g[0], g[1]};
+                            }
+                            return k;
+                        }),
+                    lookups),
+                text),
             ahead);
     }
 
@@ -458,8 +458,8 @@ private:
     //! suffix idx + 1).
     void merge_found(const vec<Index>& from_seeds, vec<found_lcp<Index>>& found, vec<Index>& out) {
         vec<found_lcp<Index>> sorted_found;
-        dc3_detail::write_vector(sort(streamify(found), found_by_idx<Index>{}, opt_),
-                                 sorted_found, run_);
+        dc3_detail::write_vector(sort(streamify(found), found_by_idx<Index>{}, opt_), sorted_found,
+                                 run_);
         found.clear();
         typename vec<found_lcp<Index>>::bufreader_type f(sorted_found);
         typename vec<Index>::bufreader_type d(from_seeds);
