@@ -43,6 +43,22 @@ TEST_CASE("esais lcp: tiny bulks (chunked pops, rounds through the queue)", "[sa
     esais_cases::tiny_bulks(arrays::sa_and_lcp);
 }
 
+TEST_CASE("esais lcp: the S* LCP search in slices of a few pairs", "[sa][esais][lcp]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    // slices of one pair (a look-up sort and a text scan each), of a few, and slices whose pairs
+    // ask nothing (their windows would pass the end of a period-doubling text's long prefixes)
+    for (std::uint64_t slice : {1, 3, 64}) {
+        INFO("slice of " << slice << " pairs");
+        auto s = settings(32 * MiB, pipelining::parallel, 1000);
+        s.lcp_slice_pairs = slice;
+        for (const auto& t : {emflow_test::random_text(3000, 2, seed),
+                              emflow_test::long_runs_text(6000, 700, seed + 1),
+                              emflow_test::period_doubling_text(4000)})
+            check_32(arrays::sa_and_lcp, t, s);
+    }
+}
+
 TEST_CASE("esais lcp: small budget, queue and sorters spill", "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     esais_cases::least_budget(arrays::sa_and_lcp, {4});

@@ -52,10 +52,12 @@ using dc3_detail::ext_vector;
 using dc3_detail::map_each;
 using dc3_detail::write_vector;
 
-//! The settings of eSAIS: the caller's, DC3's for the recursion (in_memory_symbols), and the
-//! passes' bulk size (tests lower it to drive small texts through every path of a pass).
+//! The settings of eSAIS: the caller's, DC3's for the recursion (in_memory_symbols), the
+//! passes' bulk size and the S* LCP search's slices (tests lower them to drive small texts
+//! through every path of a pass and of a round).
 struct esais_settings : dc3_detail::dc3_settings {
     std::size_t bulk_items = 0;  //!< items popped at once and carried in RAM; 0: by the budget
+    std::uint64_t lcp_slice_pairs = 0;  //!< S* pairs per text scan; 0: by the text (sstar_lcp)
 };
 
 //! Least budget: the recursion's (DC3) or the passes' (queue, sorter, buffers), the larger.
@@ -363,7 +365,8 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
     ext_vector<Index> lcps;
     run_options run = st.graph();  // less the readers and writers of the pairs
     run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
-    sstar_lcp<Index>(st.n, run, st.sorting(), ph).run(open_text, sorted, lcps);
+    sstar_lcp<Index>(st.n, run, st.sorting(), ph, st.cfg.lcp_slice_pairs)
+        .run(open_text, sorted, lcps);
     typename S::seed_vector joined;
     {
         typename ext_vector<Index>::bufreader_type lcp(lcps);

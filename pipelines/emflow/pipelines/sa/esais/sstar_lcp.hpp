@@ -14,7 +14,9 @@
 //   4. a bytes round over all of those: fewer than B bytes are left to match, as in 1.
 // A round reads only its pairs, sorts their look-ups (two per pair) by position, answers them in
 // one scan of the text and sorts the answers back to the pairs, so a pair costs about
-// 2 log2(LCP / B) + 1 rounds' look-ups. Windows are compared by two Karp-Rabin fingerprints
+// 2 log2(LCP / B) + 1 rounds' look-ups. A round takes its pairs in slices of at most n / 8 (one
+// text scan each), so that its sorts hold about 12 bytes of answers per text byte on disk, not
+// 48 per S* suffix. Windows are compared by two Karp-Rabin fingerprints
 // (fingerprint.hpp, fresh random bases per run) rolled along the scan: two products per byte it
 // rolls past; a scan jumps over stretches wider than the window to its next look-up. Two
 // different windows of w bytes collide with probability below (w / 2^61)^2.
@@ -31,6 +33,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -165,9 +168,12 @@ class sstar_lcp {
 
 public:
     //! For a text of n bytes; each round a graph run with run (its sorts share the budget) and
-    //! sort options opt; progress counts a byte per S* suffix into ph.
-    sstar_lcp(std::uint64_t n, run_options run, sort_options opt, progress::phase& ph)
-        : n_(n), run_(run), opt_(opt), ph_(ph) {
+    //! sort options opt, over at most slice_pairs pairs per text scan (0: n / 8, at least 2^16);
+    //! progress counts a byte per S* suffix into ph.
+    sstar_lcp(std::uint64_t n, run_options run, sort_options opt, progress::phase& ph,
+              std::uint64_t slice_pairs = 0)
+        : n_(n), slice_(slice_pairs ? slice_pairs : std::max<std::uint64_t>(n / 8, 1 << 16)),
+          run_(run), opt_(opt), ph_(ph) {
         std::random_device entropy;
         base_[0] = fingerprint::random_base(entropy);
         base_[1] = fingerprint::random_base(entropy);
@@ -288,31 +294,18 @@ private:
             round_of<window_answer<Index>>(open_text, std::move(parts), w, settle);
     }
 
-    //! A round whose look-ups are answered by Answer.
+    //! A round whose look-ups are answered by Answer, a slice of pairs at a time.
     template <class Answer, class OpenText, class Settle>
-    void round_of(OpenText& open_text, std::vector<const pairs_t*> parts, std::uint64_t w,
+    void round_of(OpenText& open_text, const std::vector<const pairs_t*>& parts, std::uint64_t w,
                   Settle& settle) {
         const std::uint64_t n = n_;
         auto asks = [n, w](const pair_t& p) {
             return std::max(std::uint64_t(p.a), std::uint64_t(p.b)) + std::uint64_t(p.lcp) + w <= n;
         };
-        chained_reader<pairs_t> in(parts);
-        auto lookups = from_refill<window_lookup<Index>>(
-            [&in, &asks, j = std::uint64_t(0)](window_lookup<Index>* out, std::size_t cap) mutable {
-                std::size_t k = 0;
-                for (; k + 2 <= cap && !in.empty(); ++in, ++j) {
-                    const pair_t& p = *in;
-                    if (!asks(p)) continue;
-                    const std::uint64_t l = p.lcp;
-                    out[k++] = {Index(std::uint64_t(p.a) + l), Index(2 * j)};
-                    out[k++] = {Index(std::uint64_t(p.b) + l), Index(2 * j + 1)};
-                }
-                return k;
-            });
-        auto by_pos = sort(std::move(lookups), lookup_by_pos<Index>{}, opt_);
-
-        chained_reader<pairs_t> old(parts);
-        std::uint64_t place = 0;  // of old's pair
+        chained_reader<pairs_t> in(parts);   // the pairs asking
+        chained_reader<pairs_t> old(parts);  // the pairs settled
+        std::uint64_t j = 0;                 // in's pair
+        std::uint64_t place = 0;             // old's pair
         auto answered = [&, first = Answer{}](const Answer& a) mutable {
             const std::uint64_t who = a.who;
             if (who % 2 == 0) {
@@ -329,14 +322,30 @@ private:
             ++old;
             ++place;
         };
-        auto text = open_text();
-        if constexpr (std::is_same_v<Answer, bytes_answer<Index>>) {
-            materialize(sort(answer_bytes(by_pos, text), answer_by_who{}, opt_),
-                        sink<Answer>(answered), run_);
-        } else {
-            auto ahead = open_text();
-            materialize(sort(answer_windows(by_pos, text, ahead, w), answer_by_who{}, opt_),
-                        sink<Answer>(answered), run_);
+        while (!in.empty()) {
+            const std::uint64_t slice_end = j + slice_;
+            auto lookups = from_refill<window_lookup<Index>>(
+                [&in, &asks, &j, slice_end](window_lookup<Index>* out, std::size_t cap) {
+                    std::size_t k = 0;
+                    for (; k + 2 <= cap && !in.empty() && j < slice_end; ++in, ++j) {
+                        const pair_t& p = *in;
+                        if (!asks(p)) continue;
+                        const std::uint64_t l = p.lcp;
+                        out[k++] = {Index(std::uint64_t(p.a) + l), Index(2 * j)};
+                        out[k++] = {Index(std::uint64_t(p.b) + l), Index(2 * j + 1)};
+                    }
+                    return k;
+                });
+            auto by_pos = sort(std::move(lookups), lookup_by_pos<Index>{}, opt_);
+            auto text = open_text();
+            if constexpr (std::is_same_v<Answer, bytes_answer<Index>>) {
+                materialize(sort(answer_bytes(by_pos, text), answer_by_who{}, opt_),
+                            sink<Answer>(std::ref(answered)), run_);
+            } else {
+                auto ahead = open_text();
+                materialize(sort(answer_windows(by_pos, text, ahead, w), answer_by_who{}, opt_),
+                            sink<Answer>(std::ref(answered)), run_);
+            }
         }
         for (; !old.empty(); ++old) settle(*old, 0);
     }
@@ -476,6 +485,7 @@ private:
     }
 
     std::uint64_t n_;
+    std::uint64_t slice_;  // pairs per text scan
     run_options run_;
     sort_options opt_;
     progress::phase& ph_;
