@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -310,6 +311,52 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     CHECK(r.code == 4);
     CHECK(r.stderr_.find("--index-bytes 5") != std::string::npos);
     fs::remove(huge);
+}
+
+// The temporary disk a little larger each time, until the build fits: every run that does not
+// fit stops with exit code 6 and leaves nothing behind, the one that fits writes Kasai's arrays.
+// On the period-doubling text (LCPs up to a quarter of it, so that the S* LCP search runs many
+// rounds) the disk runs full in every step that holds more than the ones before it, the S* LCP
+// search among them (a step's progress line is its last one: printed as it ends, also by an
+// error).
+TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "full-steps", tmp = dir.path() / "full-steps-tmp";
+    fs::create_directories(work);
+    fs::create_directories(tmp);
+    const auto t = emflow_test::period_doubling_text(1 << 20);
+    const fs::path text = work / "text", sa = work / "text.sa", lcp = work / "text.lcp";
+    write_file(text, t);
+    std::vector<std::string> failed_in;  // the step each failing run stopped in
+    for (unsigned mib = 16;; mib += 4) {
+        INFO("--tmp-capacity " << mib << "MiB");
+        REQUIRE(mib <= 256);
+        auto r = run_tool(dir.path(), "build --algorithm esais " + quote(text.string()) + " -o " +
+                                          quote(sa.string()) + " --lcp " + quote(lcp.string()) +
+                                          " --memory 16MiB --tmp-dir " + quote(tmp.string()) +
+                                          " --tmp-capacity " + std::to_string(mib) + "MiB");
+        CHECK(files_in(tmp) == 0);
+        if (r.code == 0) {
+            const auto ref = emflow_test::reference_sa(t);
+            CHECK(read_file(sa) == encode(ref, 5));
+            CHECK(read_file(lcp) == encode(emflow_test::reference_lcp(t, ref), 5));
+            break;
+        }
+        REQUIRE(r.code == 6);
+        CHECK(ends_with_error_line(r.stderr_));
+        CHECK(files_in(work) == 1);
+        const std::string err = "\n" + r.stderr_;
+        const std::size_t last = err.rfind("\neSAIS: ");
+        REQUIRE(last != std::string::npos);
+        const std::string step = err.substr(last + 1, err.find(':', last + 8) - last - 1);
+        if (failed_in.empty() || failed_in.back() != step) failed_in.push_back(step);
+    }
+    std::string steps;
+    for (const auto& s : failed_in) steps += s + "; ";
+    INFO("failed in: " << steps);
+    CHECK(failed_in.size() >= 3);
+    CHECK(std::find(failed_in.begin(), failed_in.end(), "eSAIS: LCPs of the S* suffixes") !=
+          failed_in.end());
 }
 
 TEST_CASE("emflow-sa interrupted: no output, no temporary file", "[tools]") {

@@ -2,12 +2,15 @@
 // esais_widths_test.cpp): every standard text in both pipelining modes, tiny texts, chains with
 // continuations, tiny bulks, a budget that sends the queue and the sorters to disk, deep
 // recursion, a failing text source (the cases shared with esais_test.cpp:
-// esais_test_support.hpp); the LCP checker accepts the output.
+// esais_test_support.hpp); the S* LCP search in slices of a few pairs, a text source failing at
+// each of its openings; the LCP checker accepts the output.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/lcp_checker.hpp>
 
+#include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "esais_test_support.hpp"
@@ -71,6 +74,46 @@ TEST_CASE("esais lcp: deep recursion, long common prefixes", "[sa][esais][lcp]")
 
 TEST_CASE("esais lcp: an exception from the text source reaches the caller", "[sa][esais][lcp]") {
     esais_cases::failing_text_source(arrays::sa_and_lcp);
+}
+
+// A text source that throws at the start of its i-th opening, for every i at which the
+// construction reads the text (counted by a run that succeeds: the S* LCP search opens the text
+// in each round and slice): the exception reaches the caller and no temporary file is left; an
+// opening that reads nothing may fail without effect.
+TEST_CASE("esais lcp: the text source failing at any of its openings", "[sa][esais][lcp]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::period_doubling_text(20000);  // LCPs up to a quarter of the text
+    auto s = settings(32 * MiB, pipelining::traditional, 1000);
+    s.lcp_slice_pairs = 500;
+    std::size_t opened = 0, fail_at = ~std::size_t(0);
+    std::vector<bool> read;  // read[i]: the i-th opening was read
+    auto open = [&] {
+        const std::size_t i = opened++;
+        read.push_back(false);
+        return generate(t.size(), [&, i, k = std::size_t(0)]() mutable {
+            if (i == fail_at) throw std::runtime_error("text source failed");
+            read[i] = true;
+            return t[k++];
+        });
+    };
+    auto build = [&] {
+        emflow_test::sa_vector<std::uint32_t> out, lcp;
+        esais_detail::run<std::uint32_t>(open, t.size(), out, s, &lcp);
+    };
+    build();
+    const std::vector<bool> reads = read;
+    INFO(reads.size() << " openings");
+    REQUIRE(reads.size() >= 8);
+    for (fail_at = 0; fail_at < reads.size(); ++fail_at) {
+        INFO("failing at opening " << fail_at);
+        opened = 0;
+        read.clear();
+        if (reads[fail_at])
+            CHECK_THROWS_WITH(build(), "text source failed");
+        else
+            build();
+        CHECK(dir.entries() == 0);
+    }
 }
 
 TEST_CASE("esais lcp: the public API, push-node outputs, the LCP checker accepts",

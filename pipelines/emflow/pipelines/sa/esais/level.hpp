@@ -362,23 +362,11 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
                      typename level_state<Index>::seed_vector& sorted) {
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("LCPs of the S* suffixes"), sorted.size());
-    ext_vector<Index> lcps;
     run_options run = st.graph();  // less the readers and writers of the pairs
     run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
-    sstar_lcp<Index>(st.n, run, st.sorting(), ph, st.cfg.lcp_slice_pairs)
-        .run(open_text, sorted, lcps);
     typename S::seed_vector joined;
-    {
-        typename ext_vector<Index>::bufreader_type lcp(lcps);
-        write_vector(map_each(streamify(sorted),
-                              [&lcp](const seed<Index>& s) {
-                                  seed<Index> t = s;
-                                  t.name = *lcp;
-                                  ++lcp;
-                                  return t;
-                              }),
-                     joined);
-    }
+    sstar_lcp<Index>(st.n, run, st.sorting(), ph, st.cfg.lcp_slice_pairs)
+        .run(open_text, sorted, joined);
     sorted.swap(joined);
 }
 

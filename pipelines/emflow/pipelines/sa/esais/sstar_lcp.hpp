@@ -15,16 +15,19 @@
 // A round reads only its pairs, sorts their look-ups (two per pair) by position, answers them in
 // one scan of the text and sorts the answers back to the pairs, so a pair costs about
 // 2 log2(LCP / B) + 1 rounds' look-ups. A round takes its pairs in slices of at most n / 8 (one
-// text scan each), so that its sorts hold about 12 bytes of answers per text byte on disk, not
-// 48 per S* suffix. Windows are compared by two Karp-Rabin fingerprints
-// (fingerprint.hpp, fresh random bases per run) rolled along the scan: two products per byte it
-// rolls past; a scan jumps over stretches wider than the window to its next look-up. Two
-// different windows of w bytes collide with probability below (w / 2^61)^2.
+// text scan each): its sorts hold at most about 12 bytes of answers (96 per pair) per text byte
+// on disk, where all pairs at once (up to n / 2) would take up to 48. Windows are compared by two
+// Karp-Rabin fingerprints (fingerprint.hpp, fresh random bases per run) rolled along the scan
+// (text_lookups.hpp): two products per byte it rolls past; a scan jumps over stretches wider than
+// the window to its next look-up. Two different windows of w bytes collide with probability below
+// (w / 2^61)^2.
 #pragma once
 
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/level.hpp>
+#include <emflow/pipelines/sa/esais/chained_reader.hpp>
+#include <emflow/pipelines/sa/esais/text_lookups.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/pipelines/sa/fingerprint.hpp>
 #include <emflow/vector_appender.hpp>
@@ -49,46 +52,6 @@ template <class Index>
 struct sstar_pair {
     Index a, b, lcp, idx;  //!< the two positions, l, the index
 };
-
-//! A look-up: a window (or bytes) at pos for side who (2 * the pair's place in its round + side).
-template <class Index>
-struct window_lookup {
-    Index pos;  //!< the text position
-    Index who;  //!< pair and side
-};
-
-//! Bytes a bytes round compares.
-inline constexpr std::uint64_t bytes_round = 32;
-
-//! A window's look-up answered: its two fingerprints.
-template <class Index>
-struct window_answer {
-    Index who;        //!< pair and side
-    std::uint64_t x;  //!< fingerprint 1
-    std::uint64_t y;  //!< fingerprint 2
-};
-
-//! A bytes look-up answered: up to bytes_round bytes, big-endian in words, zeros past the end.
-template <class Index>
-struct bytes_answer {
-    Index who;                             //!< pair and side
-    std::uint64_t words[bytes_round / 8];  //!< the bytes
-    std::uint8_t have;                     //!< how many (fewer at the end of the text)
-};
-
-//! How many bytes two bytes answers have in common.
-template <class Index>
-std::uint64_t common_bytes(const bytes_answer<Index>& a, const bytes_answer<Index>& b) {
-    std::uint64_t same = 0;
-    for (std::size_t i = 0; i < bytes_round / 8; ++i, same += 8) {
-        const std::uint64_t diff = a.words[i] ^ b.words[i];
-        if (diff != 0) {
-            same += unsigned(__builtin_clzll(diff)) / 8;
-            break;
-        }
-    }
-    return std::min<std::uint64_t>({same, a.have, b.have});
-}
 
 //! A pair's LCP found after the seeds.
 template <class Index>
@@ -124,37 +87,6 @@ struct found_by_idx {
     }
 };
 
-//! Reads external vectors one after the other.
-template <class Vector>
-class chained_reader {
-public:
-    //! Over parts (non-null, outliving the reader), in order.
-    explicit chained_reader(std::vector<const Vector*> parts) : parts_(std::move(parts)) {
-        open_next();
-    }
-    //! Every part read.
-    bool empty() const { return !reader_; }
-    //! The current element.
-    const typename Vector::value_type& operator*() const { return **reader_; }
-    //! Advances by one.
-    chained_reader& operator++() {
-        ++*reader_;
-        if (reader_->empty()) open_next();
-        return *this;
-    }
-
-private:
-    void open_next() {
-        reader_.reset();
-        while (next_ < parts_.size() && parts_[next_]->empty()) ++next_;
-        if (next_ < parts_.size()) reader_ = std::make_unique<reader>(*parts_[next_++]);
-    }
-    using reader = typename Vector::bufreader_type;
-    std::vector<const Vector*> parts_;
-    std::size_t next_ = 0;
-    std::unique_ptr<reader> reader_;
-};
-
 //! Computes the S* suffixes' LCPs.
 template <class Index>
 class sstar_lcp {
@@ -179,42 +111,44 @@ public:
         base_[1] = fingerprint::random_base(entropy);
     }
 
-    //! The LCP of each S* suffix of sorted (seeds in suffix order) with the one before it (0 for
-    //! the first), in that order, into out.
+    //! The seeds of sorted (in suffix order) into out, each with its S* suffix's LCP with the one
+    //! before it (0 for the first) in its name.
     template <class OpenText, class Seeds>
-    void run(OpenText& open_text, const Seeds& sorted, vec<Index>& out) {
+    void run(OpenText& open_text, const Seeds& sorted, Seeds& out) {
         pairs_t pairs;
-        vec<Index> from_seeds;
-        pair_up(sorted, pairs, from_seeds);
+        pair_up(sorted, pairs);
         vec<found_lcp<Index>> found;
         found_t found_out(found);
         search(open_text, pairs, found_out);
         found_out.finish();
-        merge_found(from_seeds, found, out);
+        pairs.clear();
+        merge_found(sorted, found, out);
     }
 
 private:
-    //! Round 0: pairs the seeds decide are written to from_seeds (one entry per S* suffix, 0 for
-    //! the first and for the undecided ones), the others to pairs.
+    //! Round 0: the LCP of the S* suffix of s with the one of prev before it if their seeds
+    //! decide it (different first bytes, or runs of it of different lengths), else -1.
+    static std::uint64_t from_seeds(const seed<Index>& prev, const seed<Index>& s) {
+        if (prev.ch != s.ch) return 0;
+        if (prev.run != s.run) return std::min(std::uint64_t(prev.run), std::uint64_t(s.run));
+        return ~std::uint64_t(0);
+    }
+
+    //! The pairs of sorted that round 0 leaves undecided into pairs, their l the common run.
     template <class Seeds>
-    void pair_up(const Seeds& sorted, pairs_t& pairs, vec<Index>& from_seeds) {
+    void pair_up(const Seeds& sorted, pairs_t& pairs) {
         vector_appender<pairs_t> p(pairs);
-        vector_appender<vec<Index>> d(from_seeds);
         std::uint64_t k = 0, decided = 0;
         seed<Index> prev{};
         for (typename Seeds::bufreader_type r(sorted); !r.empty(); ++r, ++k) {
             const seed<Index>& s = *r;
-            std::uint64_t lcp = 0;
-            if (k > 0 && prev.ch == s.ch && prev.run == s.run)
+            if (k > 0 && from_seeds(prev, s) == ~std::uint64_t(0))
                 p << pair_t{prev.pos, s.pos, s.run, Index(k - 1)};
-            else if (k > 0 && prev.ch == s.ch)
-                lcp = std::min(std::uint64_t(prev.run), std::uint64_t(s.run));
-            if (k == 0 || prev.ch != s.ch || prev.run != s.run) ++decided;
-            d << Index(lcp);
+            else
+                ++decided;
             prev = s;
         }
         p.finish();
-        d.finish();
         ph_.add(decided, decided);
     }
 
@@ -337,149 +271,41 @@ private:
                     return k;
                 });
             auto by_pos = sort(std::move(lookups), lookup_by_pos<Index>{}, opt_);
-            auto text = open_text();
-            if constexpr (std::is_same_v<Answer, bytes_answer<Index>>) {
-                materialize(sort(answer_bytes(by_pos, text), answer_by_who{}, opt_),
+            if constexpr (std::is_same_v<Answer, bytes_answer<Index>>)
+                materialize(sort(bytes_at<Index>(by_pos, open_text()), answer_by_who{}, opt_),
                             sink<Answer>(std::ref(answered)), run_);
-            } else {
-                auto ahead = open_text();
-                materialize(sort(answer_windows(by_pos, text, ahead, w), answer_by_who{}, opt_),
+            else
+                materialize(sort(windows_at<Index>(by_pos, open_text(), open_text(), w, base_),
+                                 answer_by_who{}, opt_),
                             sink<Answer>(std::ref(answered)), run_);
-            }
         }
         for (; !old.empty(); ++old) settle(*old, 0);
     }
 
-    //! The bytes_round bytes (fewer at the end) at each look-up's position, from one scan of the
-    //! text; the last bytes_round bytes read stay in a ring (look-ups may overlap).
-    template <class Lookups, class Text>
-    auto answer_bytes(Lookups& lookups, Text& text) const {
-        const std::uint64_t n = n_;
-        return connect(
-            connect(from_refill<bytes_answer<Index>>(
-                        [&lookups, &text, n, x = std::uint64_t(0),
-                         ring = std::array<std::uint8_t, bytes_round>{}](bytes_answer<Index>* out,
-                                                                         std::size_t cap) mutable {
-                            std::size_t k = 0;
-                            for (; k < cap && !lookups.empty(); ++lookups) {
-                                const window_lookup<Index> q = *lookups;
-                                const std::uint64_t p = q.pos, end = std::min(p + bytes_round, n);
-                                skip(text, x, p);
-                                for (; x < end;) {
-                                    const std::size_t len =
-                                        std::min<std::uint64_t>(text.batch_length(), end - x);
-                                    const std::uint8_t* b = text.batch_begin();
-                                    for (std::size_t i = 0; i < len; ++i)
-                                        ring[(x + i) % bytes_round] = b[i];
-                                    text += len;
-                                    x += len;
-                                }
-                                bytes_answer<Index>& a = out[k++];
-                                a = {};
-                                a.who = q.who;
-                                a.have = std::uint8_t(end - p);
-                                for (std::uint64_t i = 0; i < end - p; ++i)
-                                    a.words[i / 8] |= std::uint64_t(ring[(p + i) % bytes_round])
-                                                      << (56 - 8 * (i % 8));
-                            }
-                            return k;
-                        }),
-                    lookups),
-            text);
-    }
-
-    //! The fingerprints of the w bytes at each look-up's position (all within the text), rolled
-    //! along the text (text at x, ahead at x + w) or computed afresh after a jump.
-    template <class Lookups, class Text>
-    auto answer_windows(Lookups& lookups, Text& text, Text& ahead, std::uint64_t w) const {
-        using namespace fingerprint;
-        std::array<std::uint64_t, 2> base = base_;
-        // leaving[c]: what byte c contributes at the far end of a window, (c + 1) B^w.
-        std::array<std::array<std::uint64_t, 256>, 2> leaving{};
-        for (int f = 0; f < 2; ++f) {
-            const std::uint64_t bw = pow_mod(base[std::size_t(f)], w);
-            for (unsigned c = 0; c < 256; ++c) leaving[std::size_t(f)][c] = mul_mod(c + 1, bw);
-        }
-        return connect(
-            connect(
-                connect(
-                    from_refill<window_answer<Index>>(
-                        [&lookups, &text, &ahead, w, base, leaving, x = std::uint64_t(0),
-                         y = std::uint64_t(0), primed = false, g = std::array<std::uint64_t, 2>{}](
-                            window_answer<Index>* out, std::size_t cap) mutable {
-                            std::size_t k = 0;
-                            for (; k < cap && !lookups.empty(); ++lookups) {
-                                const window_lookup<Index> q = *lookups;
-                                const std::uint64_t p = q.pos;
-                                if (!primed || p - x > w) {
-                                    skip(text, x, p);
-                                    skip(ahead, y, p);
-                                    g = {0, 0};
-                                    for (const std::uint64_t end = p + w; y < end;) {
-                                        const std::size_t len =
-                                            std::min<std::uint64_t>(ahead.batch_length(), end - y);
-                                        const std::uint8_t* b = ahead.batch_begin();
-                                        for (std::size_t i = 0; i < len; ++i) {
-                                            g[0] = reduce(mul_mod(g[0], base[0]) + b[i] + 1);
-                                            g[1] = reduce(mul_mod(g[1], base[1]) + b[i] + 1);
-                                        }
-                                        ahead += len;
-                                        y += len;
-                                    }
-                                    primed = true;
-                                }
-                                while (x < p) {
-                                    const std::size_t len = std::min<std::uint64_t>(
-                                        {text.batch_length(), ahead.batch_length(), p - x});
-                                    const std::uint8_t* out_b = text.batch_begin();
-                                    const std::uint8_t* in_b = ahead.batch_begin();
-                                    for (std::size_t i = 0; i < len; ++i) {
-                                        g[0] = reduce(mul_mod(g[0], base[0]) + in_b[i] + 1 +
-                                                      modulus - leaving[0][out_b[i]]);
-                                        g[1] = reduce(mul_mod(g[1], base[1]) + in_b[i] + 1 +
-                                                      modulus - leaving[1][out_b[i]]);
-                                    }
-                                    text += len;
-                                    ahead += len;
-                                    x += len;
-                                    y += len;
-                                }
-                                out[k++] = {q.who, g[0], g[1]};
-                            }
-                            return k;
-                        }),
-                    lookups),
-                text),
-            ahead);
-    }
-
-    //! Advances src from position x to p (x <= p) without reading what lies between.
-    template <class Src>
-    static void skip(Src& src, std::uint64_t& x, std::uint64_t p) {
-        while (x < p) {
-            const std::size_t len = std::min<std::uint64_t>(src.batch_length(), p - x);
-            src += len;
-            x += len;
-        }
-    }
-
-    //! out: from_seeds with the undecided entries taken from found (pair idx gives the entry of
-    //! suffix idx + 1).
-    void merge_found(const vec<Index>& from_seeds, vec<found_lcp<Index>>& found, vec<Index>& out) {
+    //! out: the seeds of sorted, each with its LCP from round 0 or, for the undecided, from found
+    //! (pair idx gives the seed idx + 1's).
+    template <class Seeds>
+    void merge_found(const Seeds& sorted, vec<found_lcp<Index>>& found, Seeds& out) {
         vec<found_lcp<Index>> sorted_found;
         dc3_detail::write_vector(sort(streamify(found), found_by_idx<Index>{}, opt_), sorted_found,
                                  run_);
         found.clear();
         typename vec<found_lcp<Index>>::bufreader_type f(sorted_found);
-        typename vec<Index>::bufreader_type d(from_seeds);
-        vector_appender<vec<Index>> w(out);
-        for (std::uint64_t k = 0; !d.empty(); ++d, ++k) {
-            if (k > 0 && !f.empty() && std::uint64_t((*f).idx) == k - 1) {
-                w << (*f).lcp;
+        vector_appender<Seeds> w(out);
+        std::uint64_t k = 0;
+        seed<Index> prev{};
+        for (typename Seeds::bufreader_type r(sorted); !r.empty(); ++r, ++k) {
+            seed<Index> s = *r;
+            std::uint64_t lcp = k > 0 ? from_seeds(prev, s) : 0;
+            if (lcp == ~std::uint64_t(0)) {
+                if (f.empty() || std::uint64_t((*f).idx) != k - 1)
+                    throw std::logic_error("eSAIS S* LCPs: a pair's LCP is missing");
+                lcp = (*f).lcp;
                 ++f;
-            } else {
-                w << *d;
             }
+            prev = s;
+            s.name = Index(lcp);
+            w << s;
         }
         w.finish();
     }
