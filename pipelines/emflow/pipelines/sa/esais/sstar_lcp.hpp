@@ -126,12 +126,15 @@ public:
     }
 
 private:
+    //! from_seeds(): the seeds leave the LCP to the search.
+    static constexpr std::uint64_t undecided = ~std::uint64_t(0);
+
     //! Round 0: the LCP of the S* suffix of s with the one of prev before it if their seeds
-    //! decide it (different first bytes, or runs of it of different lengths), else -1.
+    //! decide it (different first bytes, or runs of it of different lengths), else undecided.
     static std::uint64_t from_seeds(const seed<Index>& prev, const seed<Index>& s) {
         if (prev.ch != s.ch) return 0;
         if (prev.run != s.run) return std::min(std::uint64_t(prev.run), std::uint64_t(s.run));
-        return ~std::uint64_t(0);
+        return undecided;
     }
 
     //! The pairs of sorted that round 0 leaves undecided into pairs, their l the common run.
@@ -142,7 +145,7 @@ private:
         seed<Index> prev{};
         for (typename Seeds::bufreader_type r(sorted); !r.empty(); ++r, ++k) {
             const seed<Index>& s = *r;
-            if (k > 0 && from_seeds(prev, s) == ~std::uint64_t(0))
+            if (k > 0 && from_seeds(prev, s) == undecided)
                 p << pair_t{prev.pos, s.pos, s.run, Index(k - 1)};
             else
                 ++decided;
@@ -220,12 +223,12 @@ private:
     //! asks about both sides at its l but for those whose window would pass the end (they match
     //! 0); then settle(pair, bytes matched) for each pair in order.
     template <class OpenText, class Settle>
-    void round(OpenText& open_text, std::vector<const pairs_t*> parts, std::uint64_t w,
+    void round(OpenText& open_text, const std::vector<const pairs_t*>& parts, std::uint64_t w,
                Settle settle) {
         if (w == 0)
-            round_of<bytes_answer<Index>>(open_text, std::move(parts), w, settle);
+            round_of<bytes_answer<Index>>(open_text, parts, w, settle);
         else
-            round_of<window_answer<Index>>(open_text, std::move(parts), w, settle);
+            round_of<window_answer<Index>>(open_text, parts, w, settle);
     }
 
     //! A round whose look-ups are answered by Answer, a slice of pairs at a time.
@@ -297,7 +300,7 @@ private:
         for (typename Seeds::bufreader_type r(sorted); !r.empty(); ++r, ++k) {
             seed<Index> s = *r;
             std::uint64_t lcp = k > 0 ? from_seeds(prev, s) : 0;
-            if (lcp == ~std::uint64_t(0)) {
+            if (lcp == undecided) {
                 if (f.empty() || std::uint64_t((*f).idx) != k - 1)
                     throw std::logic_error("eSAIS S* LCPs: a pair's LCP is missing");
                 lcp = (*f).lcp;

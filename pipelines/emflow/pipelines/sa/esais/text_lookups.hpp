@@ -64,8 +64,8 @@ std::uint64_t common_bytes(const bytes_answer<Index>& a, const bytes_answer<Inde
     return std::min<std::uint64_t>({same, a.have, b.have});
 }
 
-//! Advances the text src from position x to p (x <= p) without reading what lies between; false
-//! if the text ends first.
+//! Advances the text src from position x to p (x <= p), passing whole batches over without
+//! looking at their bytes (the source still reads them); false if the text ends first.
 template <class Src>
 bool skip_to(Src& src, std::uint64_t& x, std::uint64_t p) {
     while (x < p) {
