@@ -310,6 +310,13 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
                 visit(s);
             },
             v, seed);
+        check_pull(
+            "file_source from an element on",
+            [&](auto&& visit) {
+                auto s = file_source<u64>(path, n / 3);
+                visit(s);
+            },
+            std::vector<u64>(v.begin() + std::ptrdiff_t(n / 3), v.end()), seed);
 
         std::vector<u64> sorted(v);
         std::sort(sorted.begin(), sorted.end());

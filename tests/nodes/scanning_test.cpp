@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
+#include <emflow/uint40.hpp>
 #include <stxxl/vector>
 
 #include <list>
@@ -80,6 +81,40 @@ TEST_CASE("stxxl::vector sources answer empty() again after the end", "[nodes]")
     materialize(zip(streamify(ev), streamify_reverse(ev)), std::back_inserter(pairs));
     REQUIRE(pairs.size() == 5000);
     CHECK(pairs.back() == std::pair<u64, u64>(4999, 0));
+}
+
+TEST_CASE("file_source reads from any element on, across chunk boundaries", "[nodes]") {
+    // 5-byte elements: a chunk boundary is a multiple of 5 and of the I/O alignment, so a read
+    // from element k starts unaligned and must reach the next boundary with whole elements.
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    const std::string path = (dir.path() / "uint40.bin").string();
+    const std::size_t chunk_elems = emflow::detail::file_chunk_elems<uint40>();
+    const std::size_t n = 3 * chunk_elems + 77;  // a little over three chunks
+    std::vector<uint40> v(n);
+    for (auto& x : v) x = uint40(rng() >> 24);
+    {
+        file_sink<uint40> out(path);
+        materialize(streamify(v), out);
+        out.commit();
+    }
+    std::vector<std::size_t> firsts = {0, 1, n / 2, n - 1, n};
+    for (int i = 0; i < 6; ++i) firsts.push_back(rng() % n);
+    for (std::size_t chunk = 0; chunk < n; chunk += chunk_elems)
+        for (std::size_t d : {std::size_t(0), std::size_t(1)}) {  // on a boundary, right before
+            if (chunk >= d) firsts.push_back(chunk - d);
+        }
+    for (std::size_t first : firsts) {
+        INFO("first = " << first);
+        std::vector<std::uint64_t> got, want;
+        auto s = file_source<uint40>(path, first);
+        materialize(s, sink<uint40>([&got](uint40 x) { got.push_back(std::uint64_t(x)); }));
+        for (std::size_t i = first; i < n; ++i) want.push_back(std::uint64_t(v[i]));
+        CHECK(got == want);
+    }
+    std::vector<uint40> none;
+    CHECK_THROWS_WITH(materialize(file_source<uint40>(path, n + 1), std::back_inserter(none)),
+                      Catch::Contains("reading from element"));
 }
 
 TEST_CASE("materialize into stxxl::vectors of every page shape, across many blocks", "[nodes]") {

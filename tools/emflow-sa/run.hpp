@@ -203,7 +203,8 @@ int check(const options& o, progress* report) {
     }
     if (!o.lcp.empty()) {
         r = check_lcp_array<Index>(
-            open_text, n, open_sa, [&] { return file_source<Index>(o.lcp); }, n,
+            open_text, n, [&](std::uint64_t k) { return file_source<Index>(o.sa, k); },
+            [&](std::uint64_t k) { return file_source<Index>(o.lcp, k); }, n,
             make_config(o, report));
         if (!r.ok) {
             std::fprintf(stderr, "emflow-sa: not the LCP array of '%s': %s\n", o.text.c_str(),

@@ -4,6 +4,7 @@
 // on commit(), so a failed or interrupted run never leaves a partial file under the final name.
 //
 //   auto text = file_source<std::uint8_t>("genome.txt");              // bytes of a file
+//   auto tail = file_source<std::uint32_t>("genome.sa", 1000);        // from element 1000 on
 //   file_sink<std::uint32_t> out("genome.sa");
 //   out.open();                          // optional: fail early if the directory is unwritable
 //   materialize(text | transform(f), out);
@@ -104,10 +105,11 @@ class file_source : public pull_base<file_source<T>, T> {
     friend class pull_base<file_source, T>;
 
 public:
-    //! Reads path (opened at start()).
-    explicit file_source(std::string path) : path_(std::move(path)) {}
+    //! Reads path (opened at start()) from its element first on.
+    explicit file_source(std::string path, std::uint64_t first = 0)
+        : path_(std::move(path)), first_(first) {}
     file_source(file_source&& o) noexcept
-        : pull_base<file_source, T>(), path_(std::move(o.path_)),
+        : pull_base<file_source, T>(), path_(std::move(o.path_)), first_(o.first_),
           tail_fd_(std::exchange(o.tail_fd_, -1)) {}
     file_source& operator=(file_source&&) = delete;
     ~file_source() {
@@ -123,6 +125,11 @@ public:
             throw std::runtime_error("emflow: '" + path_ + "' holds " + std::to_string(size_) +
                                      " bytes, not a multiple of the element size " +
                                      std::to_string(sizeof(T)));
+        if (first_ > size_ / sizeof(T))
+            throw std::runtime_error(
+                "emflow: '" + path_ + "' holds " + std::to_string(size_ / sizeof(T)) +
+                " elements, reading from element " + std::to_string(first_) + " on is impossible");
+        offset_ = first_ * sizeof(T);
         file_ = std::make_unique<stxxl::syscall_file>(path_,
                                                       stxxl::file::RDONLY | stxxl::file::NO_LOCK);
         tail_fd_ = ::open(path_.c_str(), O_RDONLY);
@@ -140,11 +147,12 @@ private:
         std::size_t elems = 0;  // of the read in flight (or done)
     };
 
-    //! Reads the next chunk into s: asynchronously if whole (aligned), else (the file's tail)
-    //! at once with pread.
+    //! Reads the next chunk into s: asynchronously if whole (aligned), else (the file's tail,
+    //! or the head up to the first chunk boundary when reading from an element on) at once
+    //! with pread. Chunk boundaries are element boundaries, so a head holds whole elements.
     void issue(slot& s) {
         const std::uint64_t chunk = s.data.size() * sizeof(T);
-        std::uint64_t bytes = std::min<std::uint64_t>(chunk, size_ - offset_);
+        std::uint64_t bytes = std::min({chunk - offset_ % chunk, size_ - offset_});
         s.elems = bytes / sizeof(T);
         s.req = stxxl::request_ptr();
         if (bytes == chunk) {
@@ -184,6 +192,7 @@ private:
     }
 
     std::string path_;
+    std::uint64_t first_ = 0;  // the first element read
     std::unique_ptr<stxxl::syscall_file> file_;
     int tail_fd_ = -1;  // reads the unaligned tail
     slot slots_[2];

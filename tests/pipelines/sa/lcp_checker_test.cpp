@@ -1,7 +1,7 @@
 // The external LCP-array checker against Kasai's LCP array: accepts every correct array (all index
 // widths, a budget that forces its sorters to disk) and rejects every mutation: one entry one too
 // large or one too small, LCP[0] not 0, a length beyond the shorter suffix, two entries swapped,
-// the array truncated.
+// the array truncated; in slices of a few pairs too, mutations next to a slice's ends.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/lcp_checker.hpp>
@@ -20,14 +20,17 @@ using emflow_test::text_bytes;
 
 namespace {
 
+//! The checker's verdict, in slices of slice_pairs pairs (0: its default).
 template <class Index>
 check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
                    const std::vector<std::uint64_t>& lcp,
-                   std::size_t memory = 64 * emflow_test::MiB) {
+                   std::size_t memory = 64 * emflow_test::MiB, std::uint64_t slice_pairs = 0) {
     const auto s = emflow_test::as_index<Index>(sa), l = emflow_test::as_index<Index>(lcp);
-    return check_lcp_array<Index>([&] { return streamify(t); }, t.size(),
-                                  [&] { return streamify(s); }, [&] { return streamify(l); },
-                                  l.size(), emflow_test::checker_config(memory));
+    auto from = [](const auto& v) {
+        return [&v](std::uint64_t k) { return streamify(v.begin() + std::ptrdiff_t(k), v.end()); };
+    };
+    return check_lcp_array<Index>([&] { return streamify(t); }, t.size(), from(s), from(l),
+                                  l.size(), emflow_test::checker_config(memory), slice_pairs);
 }
 
 }  // namespace
@@ -91,5 +94,45 @@ TEST_CASE("lcp checker rejects mutated LCP arrays", "[sa][lcp_checker]") {
         auto shorter = lcp;
         shorter.pop_back();
         CHECK_FALSE(check<std::uint32_t>(t, sa, shorter).ok);
+    }
+}
+
+TEST_CASE("lcp checker in slices: accepts, and rejects mutations next to a slice's ends",
+          "[sa][lcp_checker]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    const std::size_t memory = 64 * emflow_test::MiB;
+    // (text length, pairs per slice): one graph run per slice, so short texts for tiny slices
+    for (auto [n, slice] : {std::pair<std::size_t, std::uint64_t>{200, 1},
+                            {200, 2},
+                            {300, 3},
+                            {3000, 64},
+                            {3000, 2999},
+                            {3000, 3000}}) {
+        INFO("n = " << n << ", slice = " << slice);
+        const auto t = emflow_test::random_text(n, 2, seed + n);
+        const auto sa = emflow_test::reference_sa(t);
+        const auto lcp = emflow_test::reference_lcp(t, sa);
+        auto r = check<emflow::uint40>(t, sa, lcp, memory, slice);
+        CHECK(r.reason == "");
+        CHECK(r.ok);
+        for (std::uint64_t end = slice; end < n; end += std::max<std::uint64_t>(slice, n / 3))
+            for (std::uint64_t k : {end - 1, end, end + 1}) {
+                if (k == 0 || k >= n) continue;
+                INFO("k = " << k << ", LCP[k] = " << lcp[k]);
+                auto up = lcp;
+                ++up[k];
+                CHECK_FALSE(check<std::uint32_t>(t, sa, up, memory, slice).ok);
+                if (lcp[k] > 0) {
+                    auto down = lcp;
+                    --down[k];
+                    CHECK_FALSE(check<std::uint32_t>(t, sa, down, memory, slice).ok);
+                }
+            }
+        auto short_sa = sa;  // the LCP array has n entries, the suffix array one less
+        short_sa.pop_back();
+        r = check<std::uint32_t>(t, short_sa, lcp, memory, slice);
+        CHECK_FALSE(r.ok);
+        CHECK(r.reason.find("ends after") != std::string::npos);
     }
 }

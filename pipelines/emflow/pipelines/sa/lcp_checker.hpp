@@ -9,11 +9,14 @@
 // The fingerprints are joined by sorting: the pairs ask for P at SA[k] (both pairs that suffix
 // belongs to use it), at SA[k-1] + h and at SA[k] + h with the byte there; the requests sorted by
 // position meet one scan of the text, the answers sorted back by k are checked in one scan.
-// It is one graph under the budget, assigned to its phases by the runtime.
+// The pairs come in slices (at most n / 8 by default), one graph under the budget each, assigned
+// to its phases by the runtime: the sorts' temporary disk holds one slice's requests and answers.
 //
+//   auto from = [](const auto& v) {
+//       return [&v](std::uint64_t k) { return streamify(v.begin() + k, v.end()); };
+//   };
 //   auto r = check_lcp_array<std::uint32_t>([&] { return streamify(text); }, text.size(),
-//                                           [&] { return streamify(sa); },
-//                                           [&] { return streamify(lcp); }, lcp.size());
+//                                           from(sa), from(lcp), lcp.size());
 //   if (!r.ok) std::cerr << r.reason;
 #pragma once
 
@@ -111,13 +114,16 @@ auto refill_from_two(A& a, B& b, F f) {
 
 //! Checks that the array read by open_lcp() (lcp_length entries of Index) is the LCP array of
 //! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
-//! check_suffix_array first: a wrong suffix array makes this verdict meaningless). The callables
-//! return a fresh pull node each call. A wrong array gives ok == false and the reason; I/O
-//! errors throw, and a budget below the graph's least memory is a config_error.
+//! check_suffix_array first: a wrong suffix array makes this verdict meaningless). open_text()
+//! returns a fresh pull node of the text, open_sa(k) and open_lcp(k) fresh ones of their arrays
+//! from entry k on. The pairs are taken in slices of at most slice_pairs (0: n / 8, at least
+//! 2^16), one text scan each, so that the sorts hold a slice's requests and answers, not all of
+//! them. A wrong array gives ok == false and the reason; I/O errors throw, and a budget below
+//! the graph's least memory is a config_error.
 template <class Index, class OpenText, class OpenSA, class OpenLCP>
 check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
                              OpenLCP&& open_lcp, std::uint64_t lcp_length,
-                             const sa_config& cfg = {}) {
+                             const sa_config& cfg = {}, std::uint64_t slice_pairs = 0) {
     using namespace lcp_checker_detail;
     using checker_detail::violation;
     if (lcp_length != n)
@@ -127,111 +133,122 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
         return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
                            std::to_string(sizeof(Index)) + "-byte indices"};
     const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
+    const std::uint64_t slice =
+        slice_pairs ? slice_pairs : std::max<std::uint64_t>(n / 8, std::uint64_t(1) << 16);
     std::random_device entropy;
     const std::uint64_t base = fingerprint::random_base(entropy);
-
-    // 1. Three requests per pair (one for k = 0), lengths beyond a suffix rejected.
-    auto sa = open_sa();
-    auto lcp = open_lcp();
-    auto entries = zip(sa, lcp);
-    auto requests = emflow::refill_from<request<Index>>(
-        entries, [k = std::uint64_t(0), prev = std::uint64_t(0), n](auto& src, request<Index>* out,
-                                                                    std::size_t cap) mutable {
-            std::size_t m = 0;
-            while (m + 3 <= cap && !src.empty()) {
-                auto [s, l] = *src;
-                const std::uint64_t j = s, h = l;
-                if (j >= n)
-                    throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(j) +
-                                    " is not a position of the text (length " + std::to_string(n) +
-                                    ")");
-                if (k == 0 && h != 0) throw violation("LCP[0] = " + std::to_string(h) + ", not 0");
-                out[m++] = {Index(j), Index(k), Index(0), 0};
-                if (k > 0) {
-                    if (h > n - std::max(prev, j))
-                        throw violation("LCP[" + std::to_string(k) + "] = " + std::to_string(h) +
-                                        " is longer than the suffix at SA[" +
-                                        std::to_string(prev < j ? k : k - 1) + "]");
-                    out[m++] = {Index(prev + h), Index(k), Index(0), 1};
-                    out[m++] = {Index(j + h), Index(k), Index(h), 2};
-                }
-                prev = j;
-                ++k;
-                ++src;
-            }
-            return m;
-        });
-    // Progress in requests (three per pair), counted as sizeof(Index) bytes each.
-    auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
-    auto by_pos =
-        requests | count_progress(phase1, sizeof(Index)) | sort(by_position<Index>{}, opt);
-
-    // 2. One scan of the text: P[x] at each requested position x (and T[x]).
-    auto text = open_text();
-    auto answers = refill_from_two<answer<Index>>(
-        by_pos, text,
-        [x = std::uint64_t(0), fp = std::uint64_t(0), base](
-            auto& reqs, auto& txt, answer<Index>* out, std::size_t cap) mutable {
-            std::size_t m = 0;
-            for (; m < cap && !reqs.empty(); ++reqs) {
-                const request<Index> r = *reqs;
-                const std::uint64_t p = r.pos;
-                while (x < p) {  // the requests lie within the text: checked above
-                    const std::size_t len =
-                        std::size_t(std::min<std::uint64_t>(txt.batch_length(), p - x));
-                    const std::uint8_t* b = txt.batch_begin();
-                    for (std::size_t i = 0; i < len; ++i) {
-                        fp = mul_mod(fp, base) + b[i] + 1;
-                        if (fp >= modulus) fp -= modulus;
-                    }
-                    txt += len;
-                    x += len;
-                }
-                out[m++] = {fp, r.k, r.h, std::uint16_t(txt.empty() ? 256 : *txt), r.slot};
-            }
-            return m;
-        });
-    auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
-    auto by_k = answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, opt);
-
-    // 3. Per pair: equal prefixes, different next bytes.
     run_options run;
     run.memory_bytes = cfg.memory_bytes;
+    // Progress in requests (three per pair), counted as sizeof(Index) bytes each.
+    auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
+    auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
+
+    // 3. Per pair: equal prefixes, different next bytes. Its state runs on from slice to slice.
+    std::uint64_t prev_start = 0, start = 0;
+    answer<Index> first_end{};
+    auto check_pairs = [&](const answer<Index>* p, std::size_t len) {
+        for (std::size_t q = 0; q < len; ++q) {
+            const answer<Index>& a = p[q];
+            if (a.slot == 0) {
+                prev_start = start;
+                start = a.fp;
+            } else if (a.slot == 1) {
+                first_end = a;
+            } else {
+                const std::uint64_t bh = pow_mod(base, a.h);
+                auto sub = [](std::uint64_t x, std::uint64_t y) {
+                    return x >= y ? x - y : x + modulus - y;
+                };
+                const std::uint64_t k = a.k;
+                if (sub(first_end.fp, mul_mod(prev_start, bh)) != sub(a.fp, mul_mod(start, bh)))
+                    throw violation("LCP[" + std::to_string(k) +
+                                    "] = " + std::to_string(std::uint64_t(a.h)) +
+                                    " is too large: the suffixes at SA[" + std::to_string(k - 1) +
+                                    "] and SA[" + std::to_string(k) + "] differ before");
+                if (first_end.ch == a.ch)
+                    throw violation("LCP[" + std::to_string(k) +
+                                    "] = " + std::to_string(std::uint64_t(a.h)) +
+                                    " is too small: the suffixes at SA[" + std::to_string(k - 1) +
+                                    "] and SA[" + std::to_string(k) + "] agree on the next byte");
+            }
+        }
+    };
     check_result result;
     try {
-        std::uint64_t prev_start = 0, start = 0;
-        answer<Index> first_end{};
-        materialize(by_k, batch_sink<answer<Index>>([&](const answer<Index>* p, std::size_t len) {
-                        for (std::size_t q = 0; q < len; ++q) {
-                            const answer<Index>& a = p[q];
-                            if (a.slot == 0) {
-                                prev_start = start;
-                                start = a.fp;
-                            } else if (a.slot == 1) {
-                                first_end = a;
-                            } else {
-                                const std::uint64_t bh = pow_mod(base, a.h);
-                                auto sub = [](std::uint64_t x, std::uint64_t y) {
-                                    return x >= y ? x - y : x + modulus - y;
-                                };
-                                const std::uint64_t k = a.k;
-                                if (sub(first_end.fp, mul_mod(prev_start, bh)) !=
-                                    sub(a.fp, mul_mod(start, bh)))
-                                    throw violation("LCP[" + std::to_string(k) +
-                                                    "] = " + std::to_string(std::uint64_t(a.h)) +
-                                                    " is too large: the suffixes at SA[" +
-                                                    std::to_string(k - 1) + "] and SA[" +
-                                                    std::to_string(k) + "] differ before");
-                                if (first_end.ch == a.ch)
-                                    throw violation("LCP[" + std::to_string(k) +
-                                                    "] = " + std::to_string(std::uint64_t(a.h)) +
-                                                    " is too small: the suffixes at SA[" +
-                                                    std::to_string(k - 1) + "] and SA[" +
-                                                    std::to_string(k) + "] agree on the next byte");
-                            }
+        for (std::uint64_t first = 0; first < n; first += slice) {
+            // 1. Three requests per pair (one for k = 0), lengths beyond a suffix rejected; a
+            // slice after the first reads the pair before it for SA[first - 1] only.
+            const std::uint64_t from = first > 0 ? first - 1 : 0;
+            const std::uint64_t end = std::min(n, first + slice);
+            auto sa = open_sa(from);
+            auto lcp = open_lcp(from);
+            auto entries = zip(sa, lcp);
+            auto requests = emflow::refill_from<request<Index>>(
+                entries, [k = from, prev = std::uint64_t(0), first, end, n](
+                             auto& src, request<Index>* out, std::size_t cap) mutable {
+                    std::size_t m = 0;
+                    for (; m + 3 <= cap && k < end && !src.empty(); ++k, ++src) {
+                        auto [s, l] = *src;
+                        const std::uint64_t j = s, h = l;
+                        if (k < first) {  // checked in the slice before
+                            prev = j;
+                            continue;
                         }
-                    }),
-                    run);
+                        if (j >= n)
+                            throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(j) +
+                                            " is not a position of the text (length " +
+                                            std::to_string(n) + ")");
+                        if (k == 0 && h != 0)
+                            throw violation("LCP[0] = " + std::to_string(h) + ", not 0");
+                        out[m++] = {Index(j), Index(k), Index(0), 0};
+                        if (k > 0) {
+                            if (h > n - std::max(prev, j))
+                                throw violation("LCP[" + std::to_string(k) +
+                                                "] = " + std::to_string(h) +
+                                                " is longer than the suffix at SA[" +
+                                                std::to_string(prev < j ? k : k - 1) + "]");
+                            out[m++] = {Index(prev + h), Index(k), Index(0), 1};
+                            out[m++] = {Index(j + h), Index(k), Index(h), 2};
+                        }
+                        prev = j;
+                    }
+                    if (k < end && src.empty())
+                        throw violation("the suffix or LCP array ends after " + std::to_string(k) +
+                                        " entries, not " + std::to_string(n));
+                    return m;
+                });
+            auto by_pos =
+                requests | count_progress(phase1, sizeof(Index)) | sort(by_position<Index>{}, opt);
+
+            // 2. One scan of the text: P[x] at each requested position x (and T[x]).
+            auto text = open_text();
+            auto answers = refill_from_two<answer<Index>>(
+                by_pos, text,
+                [x = std::uint64_t(0), fp = std::uint64_t(0), base](
+                    auto& reqs, auto& txt, answer<Index>* out, std::size_t cap) mutable {
+                    std::size_t m = 0;
+                    for (; m < cap && !reqs.empty(); ++reqs) {
+                        const request<Index> r = *reqs;
+                        const std::uint64_t p = r.pos;
+                        while (x < p) {  // the requests lie within the text: checked above
+                            const std::size_t len =
+                                std::size_t(std::min<std::uint64_t>(txt.batch_length(), p - x));
+                            const std::uint8_t* b = txt.batch_begin();
+                            for (std::size_t i = 0; i < len; ++i) {
+                                fp = mul_mod(fp, base) + b[i] + 1;
+                                if (fp >= modulus) fp -= modulus;
+                            }
+                            txt += len;
+                            x += len;
+                        }
+                        out[m++] = {fp, r.k, r.h, std::uint16_t(txt.empty() ? 256 : *txt), r.slot};
+                    }
+                    return m;
+                });
+            auto by_k =
+                answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, opt);
+            materialize(by_k, batch_sink<answer<Index>>(check_pairs), run);
+        }
     } catch (const violation& v) {
         result = {false, v.what()};
     }
