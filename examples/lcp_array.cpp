@@ -48,8 +48,8 @@ int main(int argc, char** argv) {
                 return emflow::streamify(v.cbegin() + std::int64_t(k), v.cend());
             };
         };
-        r = check_lcp_array<std::uint32_t>(open_text, n, open_from(sa), open_from(lcp),
-                                           lcp.size(), cfg);
+        r = check_lcp_array<std::uint32_t>(open_text, n, open_from(sa), open_from(lcp), lcp.size(),
+                                           cfg);
     }
     std::cout << "suffix and LCP arrays of " << n << " bytes: " << (r.ok ? "verified" : r.reason)
               << "\n";
