@@ -1,7 +1,8 @@
 // The external LCP-array checker against Kasai's LCP array: accepts every correct array (all index
 // widths, a budget that forces its sorters to disk) and rejects every mutation: one entry one too
 // large or one too small, LCP[0] not 0, a length beyond the shorter suffix, two entries swapped,
-// the array truncated; in slices of a few pairs too, mutations next to a slice's ends.
+// the array truncated; in slices of a few pairs too, mutations next to a slice's ends; a source
+// failing in any slice.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/lcp_checker.hpp>
@@ -135,4 +136,36 @@ TEST_CASE("lcp checker in slices: accepts, and rejects mutations next to a slice
         CHECK_FALSE(r.ok);
         CHECK(r.reason.find("ends after") != std::string::npos);
     }
+}
+
+TEST_CASE("lcp checker: a source failing in any slice reaches the caller, no file left",
+          "[sa][lcp_checker][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::random_text(1000, 2, emflow_test::test_seed());
+    const auto sa = emflow_test::as_index<std::uint32_t>(emflow_test::reference_sa(t));
+    const auto lcp = emflow_test::as_index<std::uint32_t>(
+        emflow_test::reference_lcp(t, emflow_test::reference_sa(t)));
+    const std::uint64_t slice = 300;  // slices from 0, 300, 600 and 900
+    // fail_at: which source (0 text, 1 SA, 2 LCP) throws at its opening for which slice
+    for (int source = 0; source < 3; ++source)
+        for (std::uint64_t failing_slice = 0; failing_slice < 4; ++failing_slice) {
+            INFO("source " << source << " fails in slice " << failing_slice);
+            std::uint64_t opened[3] = {0, 0, 0};
+            auto failing = [&](int which, const auto& v, std::size_t first) {
+                const bool fail = which == source && opened[which]++ == failing_slice;
+                return generate(v.size() - first, [&v, fail, k = first]() mutable {
+                    if (fail) throw std::runtime_error("source failed");
+                    return v[k++];
+                });
+            };
+            CHECK_THROWS_WITH(
+                check_lcp_array<std::uint32_t>(
+                    [&] { return failing(0, t, 0); }, t.size(),
+                    [&](std::uint64_t k) { return failing(1, sa, std::size_t(k)); },
+                    [&](std::uint64_t k) { return failing(2, lcp, std::size_t(k)); }, lcp.size(),
+                    emflow_test::checker_config(64 * emflow_test::MiB), slice),
+                "source failed");
+            CHECK(opened[source] == failing_slice + 1);
+            CHECK(dir.entries() == 0);
+        }
 }
