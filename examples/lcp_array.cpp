@@ -38,7 +38,12 @@ int main(int argc, char** argv) {
     using vector = stxxl::VECTOR_GENERATOR<std::uint32_t>::result;
     vector sa, lcp;
     auto open_text = [&] { return emflow::streamify(text); };
-    esais<std::uint32_t>(open_text, n, sa, lcp, cfg);
+    try {
+        esais<std::uint32_t>(open_text, n, sa, lcp, cfg);
+    } catch (const emflow::config_error& e) {  // a budget below the least one, before any work
+        std::cerr << "lcp_array: " << e.what() << "\n";
+        return 2;
+    }
 
     check_result r = check_suffix_array<std::uint32_t>(
         open_text, n, [&] { return emflow::streamify(sa); }, sa.size(), cfg);

@@ -235,4 +235,17 @@ void run_graph(Start&& start, Drive&& drive, const run_options& opt = {}) {
     }
 }
 
+//! The least budget (run_options::memory_bytes) a run of the graph started by start(ctx) accepts
+//! (memory_plan::least_bytes). Starts the graph, so its inputs are opened, but runs no task.
+template <class Start>
+std::size_t least_budget(Start&& start) {
+    std::size_t least = 0;
+    flow_arena().execute([&] {
+        run_context ctx{run_options{}};
+        start(ctx);
+        least = ctx.memory().least_bytes();
+    });
+    return least;
+}
+
 }  // namespace emflow

@@ -197,6 +197,18 @@ public:
     //! The bytes assigned to c.
     std::size_t assigned(id c) const { return consumers_.at(c).assigned; }
 
+    //! The least budget assign() accepts: the run-long minima plus the largest sum of one
+    //! level's minima.
+    std::size_t least_bytes() const {
+        std::map<int, std::size_t> minima;
+        minima[0];
+        for (const auto& c : consumers_)
+            if (!c.run_long) minima[c.level] += c.demand.min_bytes;
+        std::size_t most = 0;
+        for (const auto& [level, m] : minima) most = std::max(most, m);
+        return run_long_min() + most;
+    }
+
     //! c starts to hold up to want bytes, and up to optional bytes more: returns what it may use
     //! (file comment). The optional part comes only from what is free beyond the assignments
     //! of its phase's consumers that have not acquired yet. Begins the phase's progress report

@@ -130,6 +130,18 @@ TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming
     }
 }
 
+TEST_CASE("memory_plan: the least budget is the run-long minima and the largest phase's",
+          "[memory]") {
+    memory_plan plan(64 * MiB);
+    plan.declare_run_long("reader", {1 * MiB, 4 * MiB, 1, 2 * MiB});
+    plan.declare("merge", {2 * MiB, unbounded_memory, 1, 0});
+    plan.declare("sort runs", {3 * MiB, unbounded_memory, 1, 0});
+    plan.declare_at(-1, "inner runs", {6 * MiB, unbounded_memory, 1, 0});
+    CHECK(plan.least_bytes() == 7 * MiB);
+    memory_plan empty(64 * MiB);
+    CHECK(empty.least_bytes() == 0);
+}
+
 TEST_CASE("memory_plan: acquire never grants more than is free, but at least the minimum",
           "[memory]") {
     memory_plan plan(100 * MiB);
@@ -243,6 +255,31 @@ TEST_CASE("one budget: a budget too small fails before any element is read", "[m
     }
     CHECK(read == 0);
     CHECK(out.empty());
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("one budget: least_memory is the least budget a run accepts", "[memory][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::vector<u64> v(100000);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 7919) % v.size();
+    std::atomic<std::size_t> read{0};
+    auto graph = [&] {
+        return streamify(v) | tap([&](u64) { ++read; }) | sort(std::less<>()) | async_pull() |
+               sort(std::greater<>());
+    };
+    const std::size_t least = least_memory(graph());
+    CHECK(read == 0);
+    REQUIRE(least > 0);
+    std::vector<u64> out;
+    auto into_out = sink<u64>([&](u64 x) { out.push_back(x); });
+    run_options opt;
+    opt.memory_bytes = least - 1;
+    CHECK_THROWS_AS(materialize(graph(), into_out, opt), config_error);
+    CHECK(read == 0);
+    opt.memory_bytes = least;
+    materialize(graph(), into_out, opt);
+    REQUIRE(out.size() == v.size());
+    for (std::size_t i = 0; i < out.size(); ++i) CHECK(out[i] == out.size() - 1 - i);
     CHECK(dir.entries() == 0);
 }
 

@@ -10,6 +10,8 @@
 // progress report per phase (emflow/memory_budget.hpp):
 //
 //   materialize(graph, out, {512 << 20, 4, &report});
+//
+// least_memory(graph) tells the least budget a run of the graph accepts, without running it.
 #pragma once
 
 #include <emflow/node.hpp>
@@ -97,6 +99,18 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
             chunks.declare(ctx, "push chunk", src);
         },
         [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
+}
+
+//! The least budget with which materialize(src, sink) runs for a push sink that holds no memory
+//! of its own (an output vector adds its writer). Opens the graph's inputs but reads nothing;
+//! src is left started, so use a fresh graph for the run.
+template <class Src>
+std::size_t least_memory(Src&& src) {
+    chunked_push<value_t<Src>> chunks;
+    return least_budget([&](run_context& ctx) {
+        src.start(ctx);
+        chunks.declare(ctx, "push chunk", src);
+    });
 }
 
 }  // namespace emflow

@@ -3,7 +3,8 @@
 // continuations, tiny bulks, a budget that sends the queue and the sorters to disk, deep
 // recursion, a failing text source (the cases shared with esais_test.cpp:
 // esais_test_support.hpp); the S* LCP search in slices of a few pairs, a text source failing at
-// each of its openings; the LCP checker accepts the output.
+// each of its openings; the least budget with a text in an stxxl::vector; the LCP checker accepts
+// the output.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/lcp_checker.hpp>
@@ -12,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "esais_test_support.hpp"
@@ -71,6 +73,39 @@ TEST_CASE("esais lcp: small budget, queue and sorters spill", "[sa][esais][lcp]"
 TEST_CASE("esais lcp: deep recursion, long common prefixes", "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     esais_cases::deep_recursion(arrays::sa_and_lcp);
+}
+
+// The S* LCP search reads the text twice at once: over an stxxl::vector with STXXL's 2 MiB
+// blocks (a reader of 6 MiB), the least budget is above minimum_budget; below it the run fails
+// before the text is read, at it the run succeeds.
+TEST_CASE("esais lcp: the least budget counts the text's readers", "[sa][esais][lcp][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::random_text(300000, 4, emflow_test::test_seed());
+    stxxl::VECTOR_GENERATOR<std::uint8_t>::result text;
+    for (std::uint8_t c : t) text.push_back(c);
+    std::uint64_t read = 0;
+    auto open = [&] { return streamify(text) | tap([&](std::uint8_t) { ++read; }); };
+    auto s = settings(16 * MiB, pipelining::parallel);
+    const std::uint64_t least = esais_detail::least_budget<std::uint32_t>(open, t.size(), s, true);
+    CHECK(least > esais_detail::minimum_budget(pipelining::parallel));
+    CHECK(read == 0);
+    emflow_test::sa_vector<std::uint32_t> sa, lcp;
+    s.memory_bytes = least - 1;
+    try {
+        esais_detail::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+        FAIL("no config_error");
+    } catch (const config_error& e) {
+        CHECK(std::string(e.what()).find(std::to_string(least)) != std::string::npos);
+    }
+    CHECK(read == 0);
+    s.memory_bytes = least;
+    esais_detail::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+    const auto got_sa = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(sa); });
+    const auto got_lcp = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(lcp); });
+    emflow_test::check_reference(t, got_sa);
+    CHECK(emflow_test::first_mismatch(got_lcp, emflow_test::reference_lcp(t, got_sa)) ==
+          std::string::npos);
+    CHECK(dir.entries() == 0);
 }
 
 TEST_CASE("esais lcp: an exception from the text source reaches the caller", "[sa][esais][lcp]") {

@@ -51,6 +51,23 @@ void run_level(OpenText& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
     }
 }
 
+//! The text source as the passes take it: one type for every text source (and push sink), so
+//! that the passes compile once per index type.
+template <class OpenText>
+std::function<any_pull_source<std::uint8_t>()> erased_text(OpenText& open_text) {
+    return [&open_text] { return any_pull_source<std::uint8_t>(open_text()); };
+}
+
+//! The least budget of esais() on the text of open_text (n bytes), with the LCP array if lcp.
+//! Opens the text, reads nothing.
+template <class Index, class OpenText>
+std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_settings& s,
+                           bool lcp) {
+    if (!lcp || n == 0) return minimum_budget(s.mode);
+    auto text = erased_text(open_text);
+    return lcp_minimum_budget<Index>(text, n, s);
+}
+
 //! esais() with eSAIS's internal settings; the LCP array into *lcp_out if given.
 template <class Index, class OpenText, class Out, class LcpOut = void>
 void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings& s,
@@ -63,14 +80,11 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings&
                                     " bytes is longer than this index type allows (" +
                                     std::to_string(max_text_length<Index>()) + ")");
     ensure_external_memory();
-    const std::uint64_t need = minimum_budget(s.mode);
+    const std::uint64_t need = least_budget<Index>(open_text, n, s, !std::is_void_v<LcpOut>);
     if (s.memory_bytes < need)
         throw config_error("emflow: eSAIS memory budget of " + std::to_string(s.memory_bytes) +
                            " bytes is too small (at least " + std::to_string(need) + ")");
-    // One type for every text source and push sink: the passes compile once per index type.
-    std::function<any_pull_source<std::uint8_t>()> text = [&open_text] {
-        return any_pull_source<std::uint8_t>(open_text());
-    };
+    auto text = erased_text(open_text);
     run_level<Index>(text, n, out, lcp_out, s);
 }
 

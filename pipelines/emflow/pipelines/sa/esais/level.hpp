@@ -68,6 +68,29 @@ inline std::uint64_t minimum_budget(pipelining mode) {
 //! "eSAIS: what".
 inline std::string phase_name(const char* what) { return std::string("eSAIS: ") + what; }
 
+//! Sort options by pipelining mode, for a sort of about items items (0: unknown).
+inline sort_options sorting(const esais_settings& cfg, std::uint64_t items = 0) {
+    const bool async = cfg.mode == pipelining::parallel;
+    return {async, async, items};
+}
+
+//! A graph between the passes: its sorters share the budget (water-filling; a lone sort takes
+//! nearly all of it, where a fixed share merged in up to three passes at small budgets), but for
+//! the page cache of the vector it writes and the reader of one vector outside it.
+inline run_options graph_between_passes(const esais_settings& cfg) {
+    run_options run = dc3_detail::graph_run(cfg);
+    run.memory_bytes -= std::size_t(2 * dc3_detail::vector_block_bytes);
+    return run;
+}
+
+//! The settings of the S* LCP search's graphs: a graph's between the passes less the readers
+//! and writers of the pairs.
+inline run_options lcp_search_run(const esais_settings& cfg) {
+    run_options run = graph_between_passes(cfg);
+    run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
+    return run;
+}
+
 //! A level's data and budget split. Between the passes the sorts of a graph share the budget
 //! (graph()). In a pass: the queue a half, the sorter of waiting chains an eighth, and four
 //! bulk-sized buffers (popped items, the round carried in RAM and the one being filled, a chunk
@@ -88,17 +111,10 @@ struct level_state {
 
     //! Sort options by pipelining mode, for a sort of about items items (0: unknown).
     sort_options sorting(std::uint64_t items = 0) const {
-        const bool async = cfg.mode == pipelining::parallel;
-        return {async, async, items};
+        return esais_detail::sorting(cfg, items);
     }
-    //! A graph between the passes: its sorters share the budget (water-filling; a lone sort
-    //! takes nearly all of it, where a fixed share merged in up to three passes at small budgets),
-    //! but for the page cache of the vector it writes and the reader of one vector outside it.
-    run_options graph() const {
-        run_options run = dc3_detail::graph_run(cfg);
-        run.memory_bytes -= std::size_t(2 * dc3_detail::vector_block_bytes);
-        return run;
-    }
+    //! A graph between the passes (graph_between_passes).
+    run_options graph() const { return graph_between_passes(cfg); }
     //! The queue's configuration in a pass.
     ppq_config queue_config() const {
         ppq_config q;
@@ -355,6 +371,17 @@ void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
     write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorting(m)), sorted, st.graph());
 }
 
+//! The least budget of eSAIS with the LCP array on the text of open_text (n bytes): at least
+//! minimum_budget, and enough for the S* LCP search, whose window rounds read the text twice at
+//! once (an stxxl::vector's reader takes three of its blocks). Opens the text, reads nothing.
+template <class Index, class OpenText>
+std::uint64_t lcp_minimum_budget(OpenText& open_text, std::uint64_t n, const esais_settings& cfg) {
+    progress::phase none;
+    const std::uint64_t outside = cfg.memory_bytes - lcp_search_run(cfg).memory_bytes;
+    return std::max(minimum_budget(cfg.mode),
+                    outside + sstar_lcp<Index>(n, {}, sorting(cfg), none).least_budget(open_text));
+}
+
 //! With the LCP array: each S* suffix's LCP with the one before it into its seed (sorted, in
 //! suffix order).
 template <class Index, class OpenText>
@@ -362,10 +389,8 @@ void join_sstar_lcps(OpenText& open_text, level_state<Index>& st,
                      typename level_state<Index>::seed_vector& sorted) {
     using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("LCPs of the S* suffixes"), sorted.size());
-    run_options run = st.graph();  // less the readers and writers of the pairs
-    run.memory_bytes -= std::size_t(4 * dc3_detail::vector_block_bytes);
     typename S::seed_vector joined;
-    sstar_lcp<Index>(st.n, run, st.sorting(), ph, st.cfg.lcp_slice_pairs)
+    sstar_lcp<Index>(st.n, lcp_search_run(st.cfg), st.sorting(), ph, st.cfg.lcp_slice_pairs)
         .run(open_text, sorted, joined);
     sorted.swap(joined);
 }

@@ -125,6 +125,16 @@ public:
         merge_found(sorted, found, out);
     }
 
+    //! The least budget of a round (run.memory_bytes): a window round's, which reads the text
+    //! twice at once. Opens the text but reads nothing.
+    template <class OpenText>
+    std::uint64_t least_budget(OpenText& open_text) {
+        auto none = from_refill<window_lookup<Index>>(
+            [](window_lookup<Index>*, std::size_t) { return std::size_t(0); });
+        return least_memory(
+            answers<window_answer<Index>>(std::move(none), open_text, 2 * bytes_round));
+    }
+
 private:
     //! from_seeds(): the seeds leave the LCP to the search.
     static constexpr std::uint64_t undecided = ~std::uint64_t(0);
@@ -273,16 +283,21 @@ private:
                     }
                     return k;
                 });
-            auto by_pos = sort(std::move(lookups), lookup_by_pos<Index>{}, opt_);
-            if constexpr (std::is_same_v<Answer, bytes_answer<Index>>)
-                materialize(sort(bytes_at<Index>(by_pos, open_text()), answer_by_who{}, opt_),
-                            sink<Answer>(std::ref(answered)), run_);
-            else
-                materialize(sort(windows_at<Index>(by_pos, open_text(), open_text(), w, base_),
-                                 answer_by_who{}, opt_),
-                            sink<Answer>(std::ref(answered)), run_);
+            materialize(answers<Answer>(std::move(lookups), open_text, w),
+                        sink<Answer>(std::ref(answered)), run_);
         }
         for (; !old.empty(); ++old) settle(*old, 0);
+    }
+
+    //! A round's graph: the answers to lookups, sorted by pair and side.
+    template <class Answer, class Lookups, class OpenText>
+    auto answers(Lookups&& lookups, OpenText& open_text, std::uint64_t w) {
+        auto by_pos = sort(std::forward<Lookups>(lookups), lookup_by_pos<Index>{}, opt_);
+        if constexpr (std::is_same_v<Answer, bytes_answer<Index>>)
+            return sort(bytes_at<Index>(std::move(by_pos), open_text()), answer_by_who{}, opt_);
+        else
+            return sort(windows_at<Index>(std::move(by_pos), open_text(), open_text(), w, base_),
+                        answer_by_who{}, opt_);
     }
 
     //! out: the seeds of sorted, each with its LCP from round 0 or, for the undecided, from found
