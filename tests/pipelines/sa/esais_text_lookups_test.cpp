@@ -6,9 +6,12 @@
 
 #include <emflow/pipelines/sa/esais/chained_reader.hpp>
 #include <emflow/pipelines/sa/esais/text_lookups.hpp>
+#include <emflow/uint40.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <iterator>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -21,7 +24,46 @@ using namespace emflow::pipelines::sa::esais_detail;
 
 namespace {
 
-using lookup = window_lookup<std::uint64_t>;
+//! A look-up: a position and who asks.
+struct lookup {
+    std::uint64_t pos;  //!< the position
+    std::uint64_t who;  //!< who asks
+};
+
+//! A look-up answered with what it found.
+template <class Found>
+struct answer {
+    std::uint64_t who;  //!< who asked
+    Found found;        //!< what it found
+};
+
+const auto pos_of = [](const lookup& q) { return q.pos; };
+
+//! make for the nodes: the answer to q.
+template <class Found>
+answer<Found> answer_of(const lookup& q, const Found& f) {
+    return {q.who, f};
+}
+
+//! bytes_at over look-ups q in text t.
+std::vector<answer<next_bytes>> bytes_of(const std::vector<lookup>& q,
+                                         const std::vector<std::uint8_t>& t) {
+    std::vector<answer<next_bytes>> got;
+    materialize(bytes_at(streamify(q), streamify(t), pos_of, answer_of<next_bytes>),
+                std::back_inserter(got));
+    return got;
+}
+
+//! windows_at over look-ups q in text t with windows of w bytes under bases.
+std::vector<answer<window_prints>> windows_of(const std::vector<lookup>& q,
+                                              const std::vector<std::uint8_t>& t, std::uint64_t w,
+                                              std::array<std::uint64_t, 2> bases) {
+    std::vector<answer<window_prints>> got;
+    materialize(windows_at(streamify(q), streamify(t), streamify(t), w, bases, pos_of,
+                           answer_of<window_prints>),
+                std::back_inserter(got));
+    return got;
+}
 
 //! Sorted look-ups into a text of n bytes at positions up to last: each gap drawn from a mix of
 //! zero (repeats), small ones (overlaps, rolls) and gaps up to jump.
@@ -68,52 +110,56 @@ TEST_CASE("text look-ups: bytes at sorted positions, to the end of the text", "[
         INFO("n = " << n);
         const auto t = text_of(n, 3, rng);
         auto q = random_lookups(n, 100, rng);  // positions up to n: those at n have no bytes
-        std::vector<bytes_answer<std::uint64_t>> got;
-        materialize(bytes_at<std::uint64_t>(streamify(q), streamify(t)),
-                    sink<bytes_answer<std::uint64_t>>([&](const auto& a) { got.push_back(a); }));
+        const auto got = bytes_of(q, t);
         REQUIRE(got.size() == q.size());
         for (std::size_t i = 0; i < q.size(); ++i) {
             const std::uint64_t p = q[i].pos;
             INFO("look-up " << i << " at " << p);
             REQUIRE(got[i].who == q[i].who);
             const std::uint64_t have = std::min<std::uint64_t>(bytes_round, n - p);
-            REQUIRE(got[i].have == have);
-            bytes_answer<std::uint64_t> want{};
+            REQUIRE(got[i].found.have == have);
+            next_bytes want{};
             for (std::uint64_t k = 0; k < have; ++k)
                 want.words[k / 8] |= std::uint64_t(t[p + k]) << (56 - 8 * (k % 8));
             for (std::size_t w = 0; w < bytes_round / 8; ++w)
-                CHECK(got[i].words[w] == want.words[w]);
+                CHECK(std::uint64_t(got[i].found.words[w]) == std::uint64_t(want.words[w]));
         }
     }
+}
+
+TEST_CASE("text look-ups: what they find packs after a 5-byte index", "[sa][esais]") {
+    struct bytes_after {
+        emflow::uint40 who;
+        next_bytes found;
+    };
+    struct prints_after {
+        emflow::uint40 who;
+        window_prints found;
+    };
+    CHECK(sizeof(bytes_after) == 5 + bytes_round + 1);
+    CHECK(sizeof(prints_after) == 5 + 2 * 8);
 }
 
 TEST_CASE("text look-ups: common bytes of two answers", "[sa][esais]") {
     const std::vector<std::uint8_t> t = {1, 2, 3, 4, 5, 1, 2, 3, 9, 1, 2, 3, 4, 5};
     const std::vector<lookup> q = {{0, 0}, {5, 1}, {9, 2}, {13, 3}, {14, 4}};
-    std::vector<bytes_answer<std::uint64_t>> a;
-    materialize(bytes_at<std::uint64_t>(streamify(q), streamify(t)),
-                sink<bytes_answer<std::uint64_t>>([&](const auto& x) { a.push_back(x); }));
+    const auto a = bytes_of(q, t);
     REQUIRE(a.size() == 5);
-    CHECK(common_bytes(a[0], a[1]) == 3);  // differ at the fourth byte
-    CHECK(common_bytes(a[0], a[2]) == 5);  // the second ends the text
-    CHECK(common_bytes(a[1], a[1]) == 9);
-    CHECK(common_bytes(a[3], a[0]) == 0);
-    CHECK(common_bytes(a[4], a[4]) == 0);  // at the end: no bytes
+    CHECK(common_bytes(a[0].found, a[1].found) == 3);  // differ at the fourth byte
+    CHECK(common_bytes(a[0].found, a[2].found) == 5);  // the second ends the text
+    CHECK(common_bytes(a[1].found, a[1].found) == 9);
+    CHECK(common_bytes(a[3].found, a[0].found) == 0);
+    CHECK(common_bytes(a[4].found, a[4].found) == 0);  // at the end: no bytes
 }
 
 TEST_CASE("text look-ups: a look-up past the end of the text is an error", "[sa][esais]") {
     const std::vector<std::uint8_t> t(100, 7);
     const std::vector<lookup> past = {{3, 0}, {101, 1}};
-    CHECK_THROWS_AS(materialize(bytes_at<std::uint64_t>(streamify(past), streamify(t)),
-                                sink<bytes_answer<std::uint64_t>>([](const auto&) {})),
-                    std::logic_error);
+    CHECK_THROWS_AS(bytes_of(past, t), std::logic_error);
     // 92 + 9 > 100: reached by a jump (a fresh window) and by rolling from 88
     for (const auto& window_past :
          {std::vector<lookup>{{3, 0}, {92, 1}}, std::vector<lookup>{{88, 0}, {92, 1}}}) {
-        CHECK_THROWS_AS(materialize(windows_at<std::uint64_t>(streamify(window_past), streamify(t),
-                                                              streamify(t), 9, {1000003, 99991}),
-                                    sink<window_answer<std::uint64_t>>([](const auto&) {})),
-                        std::logic_error);
+        CHECK_THROWS_AS(windows_of(window_past, t, 9, {1000003, 99991}), std::logic_error);
     }
 }
 
@@ -132,16 +178,13 @@ TEST_CASE("text look-ups: window fingerprints rolled and jumped", "[sa][esais]")
             // gaps up to 3w: rolls (gap <= w) and jumps (gap > w); the last window ends the text
             auto q = random_lookups(n - w, 3 * w, rng);
             q.push_back({n - w, q.size()});
-            std::vector<window_answer<std::uint64_t>> got;
-            materialize(
-                windows_at<std::uint64_t>(streamify(q), streamify(t), streamify(t), w, bases),
-                sink<window_answer<std::uint64_t>>([&](const auto& a) { got.push_back(a); }));
+            const auto got = windows_of(q, t, w, bases);
             REQUIRE(got.size() == q.size());
             for (std::size_t i = 0; i < q.size(); ++i) {
                 INFO("look-up " << i << " at " << q[i].pos);
                 REQUIRE(got[i].who == q[i].who);
-                CHECK(got[i].x == fingerprint_of(t, q[i].pos, w, bases[0]));
-                CHECK(got[i].y == fingerprint_of(t, q[i].pos, w, bases[1]));
+                CHECK(std::uint64_t(got[i].found.x) == fingerprint_of(t, q[i].pos, w, bases[0]));
+                CHECK(std::uint64_t(got[i].found.y) == fingerprint_of(t, q[i].pos, w, bases[1]));
             }
         }
     }

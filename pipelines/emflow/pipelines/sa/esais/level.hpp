@@ -372,8 +372,8 @@ void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
 }
 
 //! The least budget of eSAIS with the LCP array on the text of open_text (n bytes): at least
-//! minimum_budget, and enough for the S* LCP search, whose window rounds read the text twice at
-//! once (an stxxl::vector's reader takes three of its blocks). Opens the text, reads nothing.
+//! minimum_budget, and enough for the S* LCP search, whose window rounds open four readers of
+//! the text at once (an stxxl::vector's takes three of its blocks). Opens the text, reads nothing.
 template <class Index, class OpenText>
 std::uint64_t lcp_minimum_budget(OpenText& open_text, std::uint64_t n, const esais_settings& cfg) {
     progress::phase none;

@@ -12,11 +12,13 @@
 //   3. down rounds w = half the widest failed window down to B, over the pairs that failed at a
 //      window wider than w: yes: l += w;
 //   4. a bytes round over all of those: fewer than B bytes are left to match, as in 1.
-// A round reads only its pairs, sorts their look-ups (two per pair) by position, answers them in
-// one scan of the text and sorts the answers back to the pairs, so a pair costs about
-// 2 log2(LCP / B) + 1 rounds' look-ups. A round takes its pairs in slices of at most n / 8 (one
-// text scan each): its sorts hold at most about 12 bytes of answers (96 per pair) per text byte
-// on disk, where all pairs at once (up to n / 2) would take up to 48. Windows are compared by two
+// A round reads only its pairs; it sorts them by their first suffix's position, reads what is
+// there in one scan of the text, sorts them with it by their second suffix's position and
+// compares in a second scan. Nothing is sorted back to the pairs (a pair's outcome does not
+// depend on its place), and a pair costs about 2 log2(LCP / B) + 1 rounds. A round takes its
+// pairs in slices of at most n / 8 (two text scans each): its sorts hold at most about 10 bytes
+// per text byte on disk (78 per pair in a bytes round: 25 asking, 53 with the first suffix's
+// bytes), where all pairs at once (up to n / 2) would take up to 40. Windows are compared by two
 // Karp-Rabin fingerprints (fingerprint.hpp, fresh random bases per run) rolled along the scan
 // (text_lookups.hpp): two products per byte it rolls past; a scan jumps over stretches wider than
 // the window to its next look-up. Two different windows of w bytes collide with probability below
@@ -60,21 +62,49 @@ struct found_lcp {
     Index lcp;  //!< its LCP
 };
 
-//! Look-ups by position.
+//! A pair asking about its first suffix, at pos = a + l.
 template <class Index>
-struct lookup_by_pos {
+struct asking {
+    Index pos;               //!< a + l
+    sstar_pair<Index> pair;  //!< the pair
+};
+
+//! A pair with what its first suffix found (next_bytes or window_prints), to ask about its
+//! second one at b + l.
+template <class Index, class Found>
+struct half_answered {
+    sstar_pair<Index> pair;  //!< the pair
+    Found first;             //!< what its first suffix found
+};
+
+//! A pair with the bytes its round matched.
+template <class Index>
+struct matched {
+    sstar_pair<Index> pair;  //!< the pair
+    std::uint64_t got;       //!< bytes matched
+};
+
+//! Asking pairs by their first suffix's position.
+struct asking_by_pos {
     //! a < b
-    bool operator()(const window_lookup<Index>& a, const window_lookup<Index>& b) const {
+    template <class Asking>
+    bool operator()(const Asking& a, const Asking& b) const {
         return std::uint64_t(a.pos) < std::uint64_t(b.pos);
     }
 };
 
-//! Answers by pair and side.
-struct answer_by_who {
+//! The second suffix's position of a pair asking.
+template <class Index>
+std::uint64_t second_pos(const sstar_pair<Index>& p) {
+    return std::uint64_t(p.b) + std::uint64_t(p.lcp);
+}
+
+//! Half-answered pairs by their second suffix's position.
+struct half_by_second_pos {
     //! a < b
-    template <class Answer>
-    bool operator()(const Answer& a, const Answer& b) const {
-        return std::uint64_t(a.who) < std::uint64_t(b.who);
+    template <class Half>
+    bool operator()(const Half& a, const Half& b) const {
+        return second_pos(a.pair) < second_pos(b.pair);
     }
 };
 
@@ -125,14 +155,13 @@ public:
         merge_found(sorted, found, out);
     }
 
-    //! The least budget of a round (run.memory_bytes): a window round's, which reads the text
-    //! twice at once. Opens the text but reads nothing.
+    //! The least budget of a round (run.memory_bytes): a window round's, whose two scans read
+    //! the text with two readers each, all opened at the start. Opens the text, reads nothing.
     template <class OpenText>
     std::uint64_t least_budget(OpenText& open_text) {
-        auto none = from_refill<window_lookup<Index>>(
-            [](window_lookup<Index>*, std::size_t) { return std::size_t(0); });
-        return least_memory(
-            answers<window_answer<Index>>(std::move(none), open_text, 2 * bytes_round));
+        auto none =
+            from_refill<asking<Index>>([](asking<Index>*, std::size_t) { return std::size_t(0); });
+        return least_memory(matches<window_prints>(std::move(none), open_text, 2 * bytes_round));
     }
 
 private:
@@ -231,73 +260,79 @@ private:
 
     //! One round over the pairs of parts with windows of w bytes (0: a bytes round): every pair
     //! asks about both sides at its l but for those whose window would pass the end (they match
-    //! 0); then settle(pair, bytes matched) for each pair in order.
+    //! 0); then settle(pair, bytes matched) for each pair, in no particular order.
     template <class OpenText, class Settle>
     void round(OpenText& open_text, const std::vector<const pairs_t*>& parts, std::uint64_t w,
                Settle settle) {
         if (w == 0)
-            round_of<bytes_answer<Index>>(open_text, parts, w, settle);
+            round_of<next_bytes>(open_text, parts, w, settle);
         else
-            round_of<window_answer<Index>>(open_text, parts, w, settle);
+            round_of<window_prints>(open_text, parts, w, settle);
     }
 
-    //! A round whose look-ups are answered by Answer, a slice of pairs at a time.
-    template <class Answer, class OpenText, class Settle>
+    //! A round whose look-ups find Found, a slice of pairs at a time.
+    template <class Found, class OpenText, class Settle>
     void round_of(OpenText& open_text, const std::vector<const pairs_t*>& parts, std::uint64_t w,
                   Settle& settle) {
         const std::uint64_t n = n_;
         auto asks = [n, w](const pair_t& p) {
             return std::max(std::uint64_t(p.a), std::uint64_t(p.b)) + std::uint64_t(p.lcp) + w <= n;
         };
-        chained_reader<pairs_t> in(parts);   // the pairs asking
-        chained_reader<pairs_t> old(parts);  // the pairs settled
-        std::uint64_t j = 0;                 // in's pair
-        std::uint64_t place = 0;             // old's pair
-        auto answered = [&, first = Answer{}](const Answer& a) mutable {
-            const std::uint64_t who = a.who;
-            if (who % 2 == 0) {
-                first = a;
-                return;
-            }
-            for (; place < who / 2; ++place, ++old) settle(*old, 0);  // asked nothing
-            std::uint64_t got;
-            if constexpr (std::is_same_v<Answer, bytes_answer<Index>>)
-                got = common_bytes(first, a);
-            else
-                got = first.x == a.x && first.y == a.y ? w : 0;
-            settle(*old, got);
-            ++old;
-            ++place;
-        };
+        chained_reader<pairs_t> in(parts);
         while (!in.empty()) {
-            const std::uint64_t slice_end = j + slice_;
-            auto lookups = from_refill<window_lookup<Index>>(
-                [&in, &asks, &j, slice_end](window_lookup<Index>* out, std::size_t cap) {
-                    std::size_t k = 0;
-                    for (; k + 2 <= cap && !in.empty() && j < slice_end; ++in, ++j) {
-                        const pair_t& p = *in;
-                        if (!asks(p)) continue;
-                        const std::uint64_t l = p.lcp;
-                        out[k++] = {Index(std::uint64_t(p.a) + l), Index(2 * j)};
-                        out[k++] = {Index(std::uint64_t(p.b) + l), Index(2 * j + 1)};
-                    }
-                    return k;
-                });
-            materialize(answers<Answer>(std::move(lookups), open_text, w),
-                        sink<Answer>(std::ref(answered)), run_);
+            pairs_t past_end;  // the slice's pairs that ask nothing
+            {
+                vector_appender<pairs_t> skip(past_end);
+                std::uint64_t j = 0;
+                auto pairs = from_refill<asking<Index>>(
+                    [&in, &asks, &j, &skip, slice = slice_](asking<Index>* out, std::size_t cap) {
+                        std::size_t k = 0;
+                        for (; k < cap && !in.empty() && j < slice; ++in, ++j) {
+                            const pair_t& p = *in;
+                            if (asks(p))
+                                out[k++] = {Index(std::uint64_t(p.a) + std::uint64_t(p.lcp)), p};
+                            else
+                                skip << p;
+                        }
+                        return k;
+                    });
+                materialize(
+                    matches<Found>(std::move(pairs), open_text, w),
+                    sink<matched<Index>>([&](const matched<Index>& m) { settle(m.pair, m.got); }),
+                    run_);
+                skip.finish();
+            }
+            for (typename pairs_t::bufreader_type r(past_end); !r.empty(); ++r) settle(*r, 0);
         }
-        for (; !old.empty(); ++old) settle(*old, 0);
     }
 
-    //! A round's graph: the answers to lookups, sorted by pair and side.
-    template <class Answer, class Lookups, class OpenText>
-    auto answers(Lookups&& lookups, OpenText& open_text, std::uint64_t w) {
-        auto by_pos = sort(std::forward<Lookups>(lookups), lookup_by_pos<Index>{}, opt_);
-        if constexpr (std::is_same_v<Answer, bytes_answer<Index>>)
-            return sort(bytes_at<Index>(std::move(by_pos), open_text()), answer_by_who{}, opt_);
-        else
-            return sort(windows_at<Index>(std::move(by_pos), open_text(), open_text(), w, base_),
-                        answer_by_who{}, opt_);
+    //! A round's graph: the pairs sorted by their first suffix's position find Found there in
+    //! one scan, then, sorted by their second suffix's position, compare it with what that one
+    //! finds in a second scan.
+    template <class Found, class Pairs, class OpenText>
+    auto matches(Pairs&& pairs, OpenText& open_text, std::uint64_t w) {
+        using half = half_answered<Index, Found>;
+        auto first_pos = [](const asking<Index>& q) { return std::uint64_t(q.pos); };
+        auto with_first = [](const asking<Index>& q, const Found& f) { return half{q.pair, f}; };
+        auto by_first = sort(std::forward<Pairs>(pairs), asking_by_pos{}, opt_);
+        auto pos_of_second = [](const half& h) { return second_pos(h.pair); };
+        if constexpr (std::is_same_v<Found, next_bytes>) {
+            auto match = [](const half& h, const next_bytes& b) {
+                return matched<Index>{h.pair, common_bytes(h.first, b)};
+            };
+            return bytes_at(sort(bytes_at(std::move(by_first), open_text(), first_pos, with_first),
+                                 half_by_second_pos{}, opt_),
+                            open_text(), pos_of_second, match);
+        } else {
+            auto match = [w](const half& h, const window_prints& b) {
+                const bool same = h.first.x == b.x && h.first.y == b.y;
+                return matched<Index>{h.pair, same ? w : 0};
+            };
+            return windows_at(sort(windows_at(std::move(by_first), open_text(), open_text(), w,
+                                              base_, first_pos, with_first),
+                                   half_by_second_pos{}, opt_),
+                              open_text(), open_text(), w, base_, pos_of_second, match);
+        }
     }
 
     //! out: the seeds of sorted, each with its LCP from round 0 or, for the undecided, from found

@@ -1,14 +1,19 @@
 // emflow/pipelines/sa/esais/text_lookups.hpp: look-ups into a text answered from one scan of it,
 // the S* LCP search's rounds (sstar_lcp.hpp). Both nodes own a pull node of look-ups sorted by
-// position and pull nodes of the text's bytes from its start, and start them:
-//   bytes_at<Index>(lookups, text): the bytes_round bytes at each look-up (fewer at the end of
-//     the text), from a ring of the last bytes_round bytes read, as look-ups may overlap;
-//   windows_at<Index>(lookups, text, ahead, w, bases): two Karp-Rabin fingerprints (bases: one
-//     per fingerprint) of the w bytes at each look-up, all within the text; text stays at the
-//     window's start and ahead at its end, so a fingerprint rolls along (two products per byte
-//     passed), and after a jump wider than w it is computed afresh past what lies between.
+// position (pos_of(look-up)) and pull nodes of the text's bytes from its start, and start them;
+// each look-up q leaves as make(q, what was found at its position):
+//   bytes_at(lookups, text, pos_of, make): the next_bytes at each look-up (fewer than
+//     bytes_round at the end of the text), from a ring of the last bytes_round bytes read, as
+//     look-ups may overlap;
+//   windows_at(lookups, text, ahead, w, bases, pos_of, make): the window_prints, two Karp-Rabin
+//     fingerprints (bases: one per fingerprint) of the w bytes at each look-up, all within the
+//     text; text stays at the window's start and ahead at its end, so a fingerprint rolls along
+//     (two products per byte passed), and after a jump wider than w it is computed afresh past
+//     what lies between.
 //
-//   auto answers = bytes_at<Index>(sort(lookups, lookup_by_pos<Index>{}, opt), open_text());
+//   auto found = bytes_at(sort(lookups, by_pos, opt), open_text(),
+//                         [](const lookup& q) { return q.pos; },
+//                         [](const lookup& q, const next_bytes& b) { return answer{q.who, b}; });
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -20,39 +25,31 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace emflow::pipelines::sa::esais_detail {
 
-//! A look-up: a window (or bytes) at pos for side who (2 * the pair's place in its round + side).
-template <class Index>
-struct window_lookup {
-    Index pos;  //!< the text position
-    Index who;  //!< pair and side
-};
-
-//! Bytes a bytes round compares.
+//! Bytes a bytes look-up reads.
 inline constexpr std::uint64_t bytes_round = 32;
 
-//! A window's look-up answered: its two fingerprints.
-template <class Index>
-struct window_answer {
-    Index who;        //!< pair and side
-    std::uint64_t x;  //!< fingerprint 1
-    std::uint64_t y;  //!< fingerprint 2
+// What look-ups find travels through sorts on disk: the 64-bit fields are packed, so that a
+// record holding one after a 5-byte index has no padding.
+
+//! The bytes_round bytes from a position: big-endian in words, zeros past the end of the text.
+struct next_bytes {
+    [[gnu::packed]] std::uint64_t words[bytes_round / 8];  //!< the bytes
+    std::uint8_t have;  //!< how many (fewer at the end of the text)
 };
 
-//! A bytes look-up answered: up to bytes_round bytes, big-endian in words, zeros past the end.
-template <class Index>
-struct bytes_answer {
-    Index who;                             //!< pair and side
-    std::uint64_t words[bytes_round / 8];  //!< the bytes
-    std::uint8_t have;                     //!< how many (fewer at the end of the text)
+//! A window's two fingerprints.
+struct window_prints {
+    [[gnu::packed]] std::uint64_t x;  //!< fingerprint 1
+    [[gnu::packed]] std::uint64_t y;  //!< fingerprint 2
 };
 
-//! How many bytes two bytes answers have in common.
-template <class Index>
-std::uint64_t common_bytes(const bytes_answer<Index>& a, const bytes_answer<Index>& b) {
+//! How many bytes two next_bytes have in common.
+inline std::uint64_t common_bytes(const next_bytes& a, const next_bytes& b) {
     std::uint64_t same = 0;
     for (std::size_t i = 0; i < bytes_round / 8; ++i, same += 8) {
         const std::uint64_t diff = a.words[i] ^ b.words[i];
@@ -83,17 +80,22 @@ bool skip_to(Src& src, std::uint64_t& x, std::uint64_t p) {
                            " past the end of the text");
 }
 
-//! Pull node of bytes_answer: bytes_at (file comment).
-template <class Index, class Lookups, class Text>
-class bytes_at_node
-    : public buffered_pull<bytes_at_node<Index, Lookups, Text>, bytes_answer<Index>> {
-    using answer = bytes_answer<Index>;
+//! The type a look-up of Lookups leaves a node as, having found Found.
+template <class Lookups, class Make, class Found>
+using found_t = std::decay_t<std::invoke_result_t<Make&, const value_t<Lookups>&, const Found&>>;
+
+//! Pull node: bytes_at (file comment).
+template <class Lookups, class Text, class PosOf, class Make>
+class bytes_at_node : public buffered_pull<bytes_at_node<Lookups, Text, PosOf, Make>,
+                                           found_t<Lookups, Make, next_bytes>> {
+    using answer = found_t<Lookups, Make, next_bytes>;
     friend class buffered_pull<bytes_at_node, answer>;
 
 public:
     //! Answers lookups (sorted by position) from text.
-    bytes_at_node(Lookups&& lookups, Text&& text)
-        : lookups_(std::forward<Lookups>(lookups)), text_(std::forward<Text>(text)) {}
+    bytes_at_node(Lookups&& lookups, Text&& text, PosOf pos_of, Make make)
+        : lookups_(std::forward<Lookups>(lookups)), text_(std::forward<Text>(text)),
+          pos_of_(std::move(pos_of)), make_(std::move(make)) {}
 
     //! Starts the look-ups and the text, declares the buffer.
     void start(run_context& ctx) {
@@ -106,8 +108,7 @@ private:
     std::size_t refill(answer* out, std::size_t cap) {
         std::size_t k = 0;
         for (; k < cap && !lookups_.empty(); ++lookups_) {
-            const window_lookup<Index> q = *lookups_;
-            const std::uint64_t p = q.pos;
+            const std::uint64_t p = pos_of_(*lookups_);
             if (!skip_to(text_, x_, p)) lookup_past_end(p);
             for (const std::uint64_t end = p + bytes_round; x_ < end;) {
                 const std::size_t len = std::min<std::uint64_t>(text_.batch_length(), end - x_);
@@ -117,43 +118,46 @@ private:
                 text_ += len;
                 x_ += len;
             }
-            answer& a = out[k++];
-            a = {};
-            a.who = q.who;
+            next_bytes a{};
             a.have = std::uint8_t(std::min(x_ - p, bytes_round));
             for (std::uint64_t i = 0; i < a.have; ++i)
                 a.words[i / 8] |= std::uint64_t(ring_[(p + i) % bytes_round]) << (56 - 8 * (i % 8));
+            out[k++] = make_(*lookups_, a);
         }
         return k;
     }
 
     stored_t<Lookups> lookups_;
     stored_t<Text> text_;
+    PosOf pos_of_;
+    Make make_;
     std::uint64_t x_ = 0;  // text_'s position
     std::array<std::uint8_t, bytes_round> ring_{};
 };
 
-//! The bytes_round bytes at each look-up of lookups (sorted by position) in text.
-template <class Index, class Lookups, class Text>
-auto bytes_at(Lookups&& lookups, Text&& text) {
-    return bytes_at_node<Index, Lookups, Text>(std::forward<Lookups>(lookups),
-                                               std::forward<Text>(text));
+//! The next_bytes at each look-up of lookups (sorted by pos_of) in text, as make(look-up, bytes).
+template <class Lookups, class Text, class PosOf, class Make>
+auto bytes_at(Lookups&& lookups, Text&& text, PosOf pos_of, Make make) {
+    return bytes_at_node<Lookups, Text, PosOf, Make>(std::forward<Lookups>(lookups),
+                                                     std::forward<Text>(text), std::move(pos_of),
+                                                     std::move(make));
 }
 
-//! Pull node of window_answer: windows_at (file comment).
-template <class Index, class Lookups, class Text>
-class windows_at_node
-    : public buffered_pull<windows_at_node<Index, Lookups, Text>, window_answer<Index>> {
-    using answer = window_answer<Index>;
+//! Pull node: windows_at (file comment).
+template <class Lookups, class Text, class PosOf, class Make>
+class windows_at_node : public buffered_pull<windows_at_node<Lookups, Text, PosOf, Make>,
+                                             found_t<Lookups, Make, window_prints>> {
+    using answer = found_t<Lookups, Make, window_prints>;
     friend class buffered_pull<windows_at_node, answer>;
 
 public:
     //! Answers lookups (sorted by position) with the fingerprints of w bytes (w >= 1) under
     //! bases (each in [2, modulus)) from text and ahead, two scans of the same text.
     windows_at_node(Lookups&& lookups, Text&& text, Text&& ahead, std::uint64_t w,
-                    std::array<std::uint64_t, 2> bases)
+                    std::array<std::uint64_t, 2> bases, PosOf pos_of, Make make)
         : lookups_(std::forward<Lookups>(lookups)), text_(std::forward<Text>(text)),
-          ahead_(std::forward<Text>(ahead)), w_(w), base_(bases) {
+          ahead_(std::forward<Text>(ahead)), pos_of_(std::move(pos_of)), make_(std::move(make)),
+          w_(w), base_(bases) {
         using fingerprint::mul_mod;
         for (std::size_t f = 0; f < 2; ++f) {
             const std::uint64_t bw = fingerprint::pow_mod(base_[f], w);
@@ -173,11 +177,10 @@ private:
     std::size_t refill(answer* out, std::size_t cap) {
         std::size_t k = 0;
         for (; k < cap && !lookups_.empty(); ++lookups_) {
-            const window_lookup<Index> q = *lookups_;
-            const std::uint64_t p = q.pos;
+            const std::uint64_t p = pos_of_(*lookups_);
             if (!primed_ || p - x_ > w_) afresh(p);
             roll_to(p);
-            out[k++] = {q.who, g_[0], g_[1]};
+            out[k++] = make_(*lookups_, window_prints{g_[0], g_[1]});
         }
         return k;
     }
@@ -225,6 +228,8 @@ private:
 
     stored_t<Lookups> lookups_;
     stored_t<Text> text_, ahead_;
+    PosOf pos_of_;
+    Make make_;
     std::uint64_t w_;
     std::array<std::uint64_t, 2> base_;
     // leaving_[f][c]: what byte c contributes at the far end of a window, (c + 1) B^w.
@@ -234,14 +239,15 @@ private:
     std::array<std::uint64_t, 2> g_{};
 };
 
-//! The fingerprints under bases of the w bytes at each look-up of lookups (sorted by position;
-//! windows within the text), from text and ahead, two scans of the same text.
-template <class Index, class Lookups, class Text>
+//! The window_prints under bases of the w bytes at each look-up of lookups (sorted by pos_of;
+//! windows within the text), from text and ahead, two scans of the same text, as
+//! make(look-up, prints).
+template <class Lookups, class Text, class PosOf, class Make>
 auto windows_at(Lookups&& lookups, Text&& text, Text&& ahead, std::uint64_t w,
-                std::array<std::uint64_t, 2> bases) {
-    return windows_at_node<Index, Lookups, Text>(std::forward<Lookups>(lookups),
-                                                 std::forward<Text>(text),
-                                                 std::forward<Text>(ahead), w, bases);
+                std::array<std::uint64_t, 2> bases, PosOf pos_of, Make make) {
+    return windows_at_node<Lookups, Text, PosOf, Make>(
+        std::forward<Lookups>(lookups), std::forward<Text>(text), std::forward<Text>(ahead), w,
+        bases, std::move(pos_of), std::move(make));
 }
 
 }  // namespace emflow::pipelines::sa::esais_detail
