@@ -9,7 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -316,9 +315,10 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
 // The temporary disk a little larger each time, until the build fits: every run that does not
 // fit stops with exit code 6 and leaves nothing behind, the one that fits writes Kasai's arrays.
 // On the period-doubling text (LCPs up to a quarter of it, so that the S* LCP search runs many
-// rounds) the disk runs full in every step that holds more than the ones before it, the S* LCP
-// search among them (a step's progress line is its last one: printed as it ends, also by an
-// error).
+// rounds) the disk runs full in every step that holds more than the ones before it (a step's
+// progress line is its last one: printed as it ends, also by an error). The S* LCP search is
+// not among them: its slices (n / 8 pairs of 78 bytes) hold less than naming the S*-substrings
+// before it; its failures are tested in the pipeline's tests.
 TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "full-steps", tmp = dir.path() / "full-steps-tmp";
@@ -355,8 +355,6 @@ TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step",
     for (const auto& s : failed_in) steps += s + "; ";
     INFO("failed in: " << steps);
     CHECK(failed_in.size() >= 3);
-    CHECK(std::find(failed_in.begin(), failed_in.end(), "eSAIS: LCPs of the S* suffixes") !=
-          failed_in.end());
 }
 
 TEST_CASE("emflow-sa interrupted: no output, no temporary file", "[tools]") {
