@@ -102,10 +102,10 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
 }
 
 //! The least budget with which materialize(src, sink) runs for a push sink that holds no memory
-//! of its own (an output vector adds its writer). Opens the graph's inputs but reads nothing;
-//! src is left started, so use a fresh graph for the run.
+//! of its own (an output vector adds its writer). Takes the graph (started, it cannot run
+//! again): its inputs are opened, nothing is read.
 template <class Src>
-std::size_t least_memory(Src&& src) {
+std::size_t least_memory(Src src) {
     chunked_push<value_t<Src>> chunks;
     return least_budget([&](run_context& ctx) {
         src.start(ctx);

@@ -64,7 +64,7 @@ template <class Index, class OpenText>
 std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_settings& s,
                            bool lcp) {
     if (!lcp || n == 0) return minimum_budget(s.mode);
-    auto text = erased_text(open_text);
+    auto text = erased_text(open_text);  // as the run opens it: the erasure's chunk counts too
     return lcp_minimum_budget<Index>(text, n, s);
 }
 

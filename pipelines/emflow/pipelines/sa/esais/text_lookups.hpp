@@ -82,13 +82,14 @@ bool skip_to(Src& src, std::uint64_t& x, std::uint64_t p) {
 
 //! The type a look-up of Lookups leaves a node as, having found Found.
 template <class Lookups, class Make, class Found>
-using found_t = std::decay_t<std::invoke_result_t<Make&, const value_t<Lookups>&, const Found&>>;
+using answer_of_t =
+    std::decay_t<std::invoke_result_t<Make&, const value_t<Lookups>&, const Found&>>;
 
 //! Pull node: bytes_at (file comment).
 template <class Lookups, class Text, class PosOf, class Make>
 class bytes_at_node : public buffered_pull<bytes_at_node<Lookups, Text, PosOf, Make>,
-                                           found_t<Lookups, Make, next_bytes>> {
-    using answer = found_t<Lookups, Make, next_bytes>;
+                                           answer_of_t<Lookups, Make, next_bytes>> {
+    using answer = answer_of_t<Lookups, Make, next_bytes>;
     friend class buffered_pull<bytes_at_node, answer>;
 
 public:
@@ -146,8 +147,8 @@ auto bytes_at(Lookups&& lookups, Text&& text, PosOf pos_of, Make make) {
 //! Pull node: windows_at (file comment).
 template <class Lookups, class Text, class PosOf, class Make>
 class windows_at_node : public buffered_pull<windows_at_node<Lookups, Text, PosOf, Make>,
-                                             found_t<Lookups, Make, window_prints>> {
-    using answer = found_t<Lookups, Make, window_prints>;
+                                             answer_of_t<Lookups, Make, window_prints>> {
+    using answer = answer_of_t<Lookups, Make, window_prints>;
     friend class buffered_pull<windows_at_node, answer>;
 
 public:
