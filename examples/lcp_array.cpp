@@ -3,9 +3,7 @@
 // checker reads the arrays from an entry on (open_from below): it checks its pairs in slices.
 //
 //   lcp_array [text_mib=16] [memory_mib=64] [--quiet]
-#include <emflow/pipelines/sa/checker.hpp>
-#include <emflow/pipelines/sa/esais.hpp>
-#include <emflow/pipelines/sa/lcp_checker.hpp>
+#include <emflow/pipelines/sa/compiled.hpp>  // with emflow::sa: eSAIS comes compiled
 #include <stxxl/vector>
 
 #include <cstdint>
@@ -35,7 +33,7 @@ int main(int argc, char** argv) {
     cfg.memory_bytes = memory;
     cfg.report = report ? &*report : nullptr;
 
-    using vector = stxxl::VECTOR_GENERATOR<std::uint32_t>::result;
+    using vector = sa_vector<std::uint32_t>;  // the vector type emflow::sa is compiled for
     vector sa, lcp;
     auto open_text = [&] { return emflow::streamify(text); };
     try {

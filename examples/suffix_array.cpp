@@ -2,11 +2,11 @@
 // its suffix array by DC3 into another stxxl::vector (32-bit indices: texts below 4 GiB),
 // checked by the external checker, with progress on stderr. The emflow-sa tool does the same for
 // files; pipelines/emflow/pipelines/sa/build.hpp chooses among all constructions and index widths
-// at run time (at the price of compiling all of them).
+// at run time. With compiled.hpp and the library emflow::sa (which this example links) none of
+// the constructions compiles here; without them, include dc3.hpp and checker.hpp alone.
 //
 //   suffix_array [text_mib=16] [memory_mib=64] [--quiet]
-#include <emflow/pipelines/sa/checker.hpp>
-#include <emflow/pipelines/sa/dc3.hpp>
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <stxxl/vector>
 
 #include <cstdint>
@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     cfg.memory_bytes = memory;
     cfg.report = report ? &*report : nullptr;
 
-    stxxl::VECTOR_GENERATOR<std::uint32_t>::result sa;
+    sa_vector<std::uint32_t> sa;  // the vector type emflow::sa is compiled for
     dc3<std::uint32_t>([&] { return emflow::streamify(text); }, text.size(), sa, cfg);
     check_result r =
         check_suffix_array<std::uint32_t>([&] { return emflow::streamify(text); }, text.size(),

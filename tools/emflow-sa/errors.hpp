@@ -31,10 +31,4 @@ extern char partial_output[4096];
 //! The LCP output's temporary file while it is written (build --lcp), likewise.
 extern char partial_lcp_output[4096];
 
-struct options;
-//! Runs the command with 4-, 5- or 8-byte indices (one translation unit each).
-int run_width4(const options& o);
-int run_width5(const options& o);  //!< see run_width4
-int run_width8(const options& o);  //!< see run_width4
-
 }  // namespace emflow_sa

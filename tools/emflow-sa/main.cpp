@@ -3,6 +3,7 @@
 // on stderr and a distinct exit code (errors.hpp); progress and a summary go to stderr.
 #include "errors.hpp"
 #include "options.hpp"
+#include "run.hpp"
 
 #include <oneapi/tbb/global_control.h>
 #include <stxxl/bits/common/exceptions.h>
@@ -82,11 +83,11 @@ std::string os_error_of(const std::string& what) {
 int run_with_width(const options& o) {
     switch (o.index_bytes) {
         case 4:
-            return run_width4(o);
+            return run<std::uint32_t>(o);
         case 8:
-            return run_width8(o);
+            return run<std::uint64_t>(o);
         default:
-            return run_width5(o);
+            return run<emflow::uint40>(o);
     }
 }
 

@@ -6,9 +6,7 @@
 #include "options.hpp"
 
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/build.hpp>
-#include <emflow/pipelines/sa/checker.hpp>
-#include <emflow/pipelines/sa/lcp_checker.hpp>
+#include <emflow/pipelines/sa/compiled.hpp>
 
 #include <sys/resource.h>
 
@@ -21,8 +19,7 @@
 
 namespace emflow_sa {
 
-//! Opens the text file as a fresh pull node of bytes (a named type, so that the constructions
-//! below compile once).
+//! Opens the text file as a fresh pull node of bytes.
 struct open_file_text {
     std::string path;  //!< the text
     //! A source over the whole file.
@@ -31,33 +28,9 @@ struct open_file_text {
     }
 };
 
-//! The construction with Index-wide tuples, into any push sink: one explicit instantiation per
-//! width, each in its own translation unit (run_width*.cpp); the others only declare it.
+//! The constructions' output: erased, the form emflow::sa compiles them for.
 template <class Index>
 using construction_sink = emflow::any_push_sink<Index>;
-
-}  // namespace emflow_sa
-
-extern template void emflow::pipelines::sa::build_detail::run<std::uint32_t>(
-    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
-    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
-extern template void emflow::pipelines::sa::build_detail::run<emflow::uint40>(
-    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
-    emflow_sa::construction_sink<emflow::uint40>&, const sa_config&);
-extern template void emflow::pipelines::sa::build_detail::run<std::uint64_t>(
-    sa_algorithm, emflow_sa::open_file_text&, std::uint64_t,
-    emflow_sa::construction_sink<std::uint64_t>&, const sa_config&);
-extern template void emflow::pipelines::sa::build_detail::run_lcp<std::uint32_t>(
-    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<std::uint32_t>&,
-    emflow_sa::construction_sink<std::uint32_t>&, const sa_config&);
-extern template void emflow::pipelines::sa::build_detail::run_lcp<emflow::uint40>(
-    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<emflow::uint40>&,
-    emflow_sa::construction_sink<emflow::uint40>&, const sa_config&);
-extern template void emflow::pipelines::sa::build_detail::run_lcp<std::uint64_t>(
-    emflow_sa::open_file_text&, std::uint64_t, emflow_sa::construction_sink<std::uint64_t>&,
-    emflow_sa::construction_sink<std::uint64_t>&, const sa_config&);
-
-namespace emflow_sa {
 
 namespace detail {
 

@@ -26,7 +26,6 @@ namespace {
 using emflow_test::collect_sink;
 using emflow_test::first_mismatch;
 using emflow_test::MiB;
-using emflow_test::sa_vector;
 
 //! A settings object: budget, mode, and the longest text a level runs in RAM.
 dc3_detail::dc3_settings settings(std::size_t memory, pipelining mode,

@@ -35,7 +35,7 @@ std::size_t first_mismatch(const V& got, const std::vector<std::uint64_t>& want)
 //! The suffix array of text, into an stxxl::vector, read back.
 template <class Index>
 std::vector<Index> doubling_sa(const text_bytes& text, const sa_config& cfg, unsigned width) {
-    typename stxxl::VECTOR_GENERATOR<Index>::result out;
+    emflow::pipelines::sa::sa_vector<Index> out;
     out.push_back(Index(7));  // replaced
     prefix_doubling<Index>([&] { return streamify(text); }, text.size(), out, cfg, width);
     return std::vector<Index>(out.begin(), out.end());
@@ -183,7 +183,7 @@ TEST_CASE("prefix doubling: bad arguments and small budgets fail before any work
         ++opened;
         return streamify(text);
     };
-    stxxl::VECTOR_GENERATOR<std::uint32_t>::result out;
+    emflow::pipelines::sa::sa_vector<std::uint32_t> out;
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, 2, out, {}, 3), std::invalid_argument);
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, 2, out, {}, 1), std::invalid_argument);
     CHECK_THROWS_AS(prefix_doubling<std::uint32_t>(open, max_text_length<std::uint32_t>() + 1, out),
@@ -202,7 +202,7 @@ TEST_CASE("prefix doubling: errors of the text source reach the caller", "[sa][d
     const text_bytes text = emflow_test::random_text(20000, 4, 1);
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         INFO(mode_name(mode));
-        stxxl::VECTOR_GENERATOR<std::uint32_t>::result out;
+        emflow::pipelines::sa::sa_vector<std::uint32_t> out;
         auto failing = [&] {
             return generate(text.size(), [k = std::size_t(0), &text]() mutable {
                 if (k == 15000) throw std::runtime_error("disk on fire");

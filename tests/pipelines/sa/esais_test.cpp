@@ -15,7 +15,6 @@
 
 using namespace emflow;
 using namespace emflow::pipelines::sa;
-using emflow_test::sa_vector;
 
 TEST_CASE("esais: tiny texts", "[sa][esais]") {
     emflow_test::configure_test_disks();

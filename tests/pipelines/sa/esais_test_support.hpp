@@ -64,7 +64,7 @@ void check(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais
 //! eSAIS with settings s gives the suffix array of t and its LCP array (Kasai's).
 template <class Index>
 void check_lcp(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
-    emflow_test::sa_vector<Index> lcp;
+    emflow::pipelines::sa::sa_vector<Index> lcp;
     const auto sa = emflow_test::sa_of<Index>([&](auto& out) {
         emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
                                                         t.size(), out, s, &lcp);
@@ -183,7 +183,7 @@ inline void failing_text_source(arrays a) {
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         INFO((mode == pipelining::parallel ? "parallel" : "traditional"));
         {
-            emflow_test::sa_vector<std::uint32_t> out, lcp;
+            emflow::pipelines::sa::sa_vector<std::uint32_t> out, lcp;
             const auto s = settings(32 * MiB, mode);
             if (a == arrays::sa)
                 CHECK_THROWS_WITH(

@@ -10,8 +10,7 @@
 #include <divsufsort64.h>
 #include <catch2/catch.hpp>
 #include <emflow/flow_runtime.hpp>
-#include <emflow/pipelines/sa/config.hpp>
-#include <stxxl/vector>
+#include <emflow/pipelines/sa/compiled.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -125,10 +124,6 @@ inline std::vector<named_text> standard_texts(std::uint64_t seed, std::size_t sc
     return v;
 }
 
-//! An stxxl::vector of suffix-array entries (a construction's vector output).
-template <class Index>
-using sa_vector = typename stxxl::VECTOR_GENERATOR<Index, 2, 2, 256 * 1024>::result;
-
 //! One MiB.
 inline constexpr std::size_t MiB = std::size_t(1) << 20;
 
@@ -161,11 +156,11 @@ std::vector<Index> as_index(const std::vector<std::uint64_t>& v) {
 //! What construct(out) writes into an sa_vector<Index>, as 64-bit values.
 template <class Index, class Construct>
 std::vector<std::uint64_t> sa_of(Construct&& construct) {
-    sa_vector<Index> out;
+    emflow::pipelines::sa::sa_vector<Index> out;
     construct(out);
     std::vector<std::uint64_t> v;
     v.reserve(out.size());
-    for (typename sa_vector<Index>::bufreader_type r(out); !r.empty(); ++r)
+    for (typename emflow::pipelines::sa::sa_vector<Index>::bufreader_type r(out); !r.empty(); ++r)
         v.push_back(std::uint64_t(*r));
     return v;
 }

@@ -20,6 +20,12 @@
 
 namespace emflow::pipelines::sa {
 
+//! The external vector of indices the constructions are compiled for in the library emflow::sa
+//! (emflow/pipelines/sa/compiled.hpp); any stxxl::vector of Index works as an output, and
+//! compiles the construction's passes again.
+template <class Index>
+using sa_vector = dc3_detail::ext_vector<Index>;
+
 //! The constructions.
 enum class sa_algorithm {
     dc3,          //!< the skew algorithm (Figure 9 of the parallel pipelining paper)
@@ -80,7 +86,7 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
                 any_push_sink<narrow> narrow_out(widening);
                 return build_detail::run<narrow>(algorithm, open_text, n, narrow_out, cfg);
             } else {
-                typename stxxl::VECTOR_GENERATOR<narrow>::result sa32;
+                sa_vector<narrow> sa32;
                 build_detail::run<narrow>(algorithm, open_text, n, sa32, cfg);
                 return materialize(streamify(sa32) | transform(widen), out);
             }
@@ -108,7 +114,7 @@ void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& ou
                 any_push_sink<narrow> narrow_out(widening), narrow_lcp(widening_lcp);
                 return build_detail::run_lcp<narrow>(open_text, n, narrow_out, narrow_lcp, cfg);
             } else {
-                typename stxxl::VECTOR_GENERATOR<narrow>::result sa32, lcp32;
+                sa_vector<narrow> sa32, lcp32;
                 build_detail::run_lcp<narrow>(open_text, n, sa32, lcp32, cfg);
                 materialize(streamify(sa32) | transform(widen), out);
                 return materialize(streamify(lcp32) | transform(widen), lcp_out);

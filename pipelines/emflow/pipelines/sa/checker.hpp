@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -77,16 +78,10 @@ struct by_rank {
     }
 };
 
-}  // namespace checker_detail
-
-//! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of
-//! the n-byte text read by open_text(). Both callables return a fresh pull node each call.
-//! A wrong array gives ok == false and the reason; I/O errors throw, and a budget below the
-//! graph's least memory is a config_error.
+//! check_suffix_array() on any sources.
 template <class Index, class OpenText, class OpenSA>
-check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
-                                std::uint64_t sa_length, const sa_config& cfg = {}) {
-    using namespace checker_detail;
+check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::uint64_t sa_length,
+                   const sa_config& cfg) {
     if (sa_length != n)
         return {false, "the array has " + std::to_string(sa_length) + " entries, the text " +
                            std::to_string(n) + " bytes"};
@@ -175,6 +170,45 @@ check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& 
         result = {false, v.what()};
     }
     return result;
+}
+
+//! The text and the arrays as the checks read them: one source type each for every caller.
+using byte_source = std::function<any_pull_source<std::uint8_t>()>;
+template <class Index>
+using index_source = std::function<any_pull_source<Index>()>;
+
+//! The check for one index type. Defined out of line so that emflow/pipelines/sa/compiled.hpp can
+//! declare it compiled in the library emflow::sa.
+template <class Index>
+struct per_index {
+    //! check() on the erased sources.
+    static check_result check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+                              std::uint64_t sa_length, const sa_config& cfg);
+};
+
+template <class Index>
+check_result per_index<Index>::check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+                                     std::uint64_t sa_length, const sa_config& cfg) {
+    return checker_detail::check<Index>(text, n, sa, sa_length, cfg);
+}
+
+}  // namespace checker_detail
+
+//! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of
+//! the n-byte text read by open_text(). Both callables return a fresh pull node each call.
+//! A wrong array gives ok == false and the reason; I/O errors throw, and a budget below the
+//! graph's least memory is a config_error.
+template <class Index, class OpenText, class OpenSA>
+check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
+                                std::uint64_t sa_length, const sa_config& cfg = {}) {
+    // Erased (one indirect call per batch), so that the check compiles once per index type.
+    checker_detail::byte_source text = [&open_text] {
+        return any_pull_source<std::uint8_t>(open_text());
+    };
+    checker_detail::index_source<Index> sa = [&open_sa] {
+        return any_pull_source<Index>(open_sa());
+    };
+    return checker_detail::per_index<Index>::check(text, n, sa, sa_length, cfg);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -43,15 +43,18 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
                            " bytes is too small for a text of " + std::to_string(n) +
                            " bytes (at least " + std::to_string(need) + ")");
     // One type for every text source and every push sink (one indirect call per batch): the
-    // levels' graphs compile once per index type, not once per caller.
-    std::function<any_pull_source<std::uint16_t>()> symbols = [&open_text] {
+    // levels compile once per index type (per_index), not once per caller.
+    symbol_source symbols = [&open_text] {
         return any_pull_source<std::uint16_t>(
             open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); }));
     };
-    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
+    using O = std::decay_t<Out>;
+    if constexpr (std::is_same_v<O, any_push_sink<Index>> || std::is_same_v<O, ext_vector<Index>>) {
+        per_index<Index>::text(symbols, n, out, s);
+    } else if constexpr (emflow::detail::is_push_node<O>::value) {
         any_push_sink<Index> sink(out);
-        dc3_level<Index, std::uint16_t>(symbols, n, 256, sink, s, 0, 1);
-    } else {
+        per_index<Index>::text(symbols, n, sink, s);
+    } else {  // another vector type: its levels compile here
         dc3_level<Index, std::uint16_t>(symbols, n, 256, out, s, 0, 1);
     }
 }

@@ -28,24 +28,31 @@ namespace emflow::pipelines::sa {
 
 namespace esais_detail {
 
-//! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of a nonempty text
-//! into stxxl::vectors or push sinks of Index.
-//! (Push sinks are erased, so that the passes compile once per index type.)
-template <class Index, class OpenText, class Out, class LcpOut>
-void run_level(OpenText& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
+//! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of the text into
+//! stxxl::vectors or push sinks of Index. Push sinks are erased, so that the passes compile once
+//! per index type (per_index, per_index_lcp); other vector types than ext_vector compile them
+//! here.
+template <class Index, class Out, class LcpOut>
+void run_level(byte_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
                const esais_settings& s) {
     using erased = any_push_sink<Index>;
+    constexpr bool lcp = !std::is_void_v<LcpOut>;
+    constexpr bool compiled_out =
+        std::is_same_v<Out, erased> || std::is_same_v<Out, ext_vector<Index>>;
     if constexpr (emflow::detail::is_push_node<Out>::value && !std::is_same_v<Out, erased>) {
         erased sink(out);
         run_level<Index>(text, n, sink, lcp_out, s);
-    } else if constexpr (!std::is_void_v<LcpOut> && !std::is_same_v<LcpOut, erased> &&
+    } else if constexpr (lcp && !std::is_same_v<LcpOut, erased> &&
                          emflow::detail::is_push_node<LcpOut>::value) {
-        any_push_sink<Index> sink(*lcp_out);
+        erased sink(*lcp_out);
         run_level<Index>(text, n, out, &sink, s);
     } else if (n == 0) {
         materialize(generate(0, [] { return Index(0); }), out);
-        if constexpr (!std::is_void_v<LcpOut>)
-            materialize(generate(0, [] { return Index(0); }), *lcp_out);
+        if constexpr (lcp) materialize(generate(0, [] { return Index(0); }), *lcp_out);
+    } else if constexpr (!lcp && compiled_out) {
+        per_index<Index>::suffix_array(text, n, out, s);
+    } else if constexpr (lcp && compiled_out && std::is_same_v<Out, LcpOut>) {
+        per_index_lcp<Index>::arrays(text, n, out, *lcp_out, s);
     } else {
         esais_level<Index>(text, n, out, lcp_out, s);
     }
@@ -54,7 +61,7 @@ void run_level(OpenText& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
 //! The text source as the passes take it: one type for every text source (and push sink), so
 //! that the passes compile once per index type.
 template <class OpenText>
-std::function<any_pull_source<std::uint8_t>()> erased_text(OpenText& open_text) {
+byte_source erased_text(OpenText& open_text) {
     return [&open_text] { return any_pull_source<std::uint8_t>(open_text()); };
 }
 
@@ -65,7 +72,7 @@ std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_set
                            bool lcp) {
     if (!lcp || n == 0) return minimum_budget(s.mode);
     auto text = erased_text(open_text);  // as the run opens it: the erasure's chunk counts too
-    return lcp_minimum_budget<Index>(text, n, s);
+    return per_index_lcp<Index>::least_budget(text, n, s);
 }
 
 //! esais() with eSAIS's internal settings; the LCP array into *lcp_out if given.

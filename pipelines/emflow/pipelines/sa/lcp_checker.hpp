@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <random>
 #include <string>
@@ -110,21 +111,10 @@ auto refill_from_two(A& a, B& b, F f) {
                    b);
 }
 
-}  // namespace lcp_checker_detail
-
-//! Checks that the array read by open_lcp() (lcp_length entries of Index) is the LCP array of
-//! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
-//! check_suffix_array first: a wrong suffix array makes this verdict meaningless). open_text()
-//! returns a fresh pull node of the text, open_sa(k) and open_lcp(k) fresh ones of their arrays
-//! from entry k on. The pairs are taken in slices of at most slice_pairs (0: n / 8, at least
-//! 2^16), one text scan each, so that the sorts hold a slice's requests and answers, not all of
-//! them. A wrong array gives ok == false and the reason; I/O errors throw, and a budget below
-//! the graph's least memory is a config_error.
+//! check_lcp_array() on any sources.
 template <class Index, class OpenText, class OpenSA, class OpenLCP>
-check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
-                             OpenLCP&& open_lcp, std::uint64_t lcp_length,
-                             const sa_config& cfg = {}, std::uint64_t slice_pairs = 0) {
-    using namespace lcp_checker_detail;
+check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLCP& open_lcp,
+                   std::uint64_t lcp_length, const sa_config& cfg, std::uint64_t slice_pairs) {
     using checker_detail::violation;
     if (lcp_length != n)
         return {false, "the array has " + std::to_string(lcp_length) + " entries, the text " +
@@ -253,6 +243,56 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
         result = {false, v.what()};
     }
     return result;
+}
+
+//! The text and the arrays as the check reads them: one source type each for every caller.
+using byte_source = std::function<any_pull_source<std::uint8_t>()>;
+template <class Index>
+using index_source = std::function<any_pull_source<Index>(std::uint64_t)>;
+
+//! The check for one index type. Defined out of line so that emflow/pipelines/sa/compiled.hpp can
+//! declare it compiled in the library emflow::sa.
+template <class Index>
+struct per_index {
+    //! check() on the erased sources.
+    static check_result check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+                              index_source<Index>& lcp, std::uint64_t lcp_length,
+                              const sa_config& cfg, std::uint64_t slice_pairs);
+};
+
+template <class Index>
+check_result per_index<Index>::check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+                                     index_source<Index>& lcp, std::uint64_t lcp_length,
+                                     const sa_config& cfg, std::uint64_t slice_pairs) {
+    return lcp_checker_detail::check<Index>(text, n, sa, lcp, lcp_length, cfg, slice_pairs);
+}
+
+}  // namespace lcp_checker_detail
+
+//! Checks that the array read by open_lcp() (lcp_length entries of Index) is the LCP array of
+//! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
+//! check_suffix_array first: a wrong suffix array makes this verdict meaningless). open_text()
+//! returns a fresh pull node of the text, open_sa(k) and open_lcp(k) fresh ones of their arrays
+//! from entry k on. The pairs are taken in slices of at most slice_pairs (0: n / 8, at least
+//! 2^16), one text scan each, so that the sorts hold a slice's requests and answers, not all of
+//! them. A wrong array gives ok == false and the reason; I/O errors throw, and a budget below
+//! the graph's least memory is a config_error.
+template <class Index, class OpenText, class OpenSA, class OpenLCP>
+check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
+                             OpenLCP&& open_lcp, std::uint64_t lcp_length,
+                             const sa_config& cfg = {}, std::uint64_t slice_pairs = 0) {
+    // Erased (one indirect call per batch), so that the check compiles once per index type.
+    lcp_checker_detail::byte_source text = [&open_text] {
+        return any_pull_source<std::uint8_t>(open_text());
+    };
+    lcp_checker_detail::index_source<Index> sa = [&open_sa](std::uint64_t k) {
+        return any_pull_source<Index>(open_sa(k));
+    };
+    lcp_checker_detail::index_source<Index> lcp = [&open_lcp](std::uint64_t k) {
+        return any_pull_source<Index>(open_lcp(k));
+    };
+    return lcp_checker_detail::per_index<Index>::check(text, n, sa, lcp, lcp_length, cfg,
+                                                       slice_pairs);
 }
 
 }  // namespace emflow::pipelines::sa

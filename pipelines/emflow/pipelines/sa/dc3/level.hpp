@@ -19,6 +19,7 @@
 #include <emflow/pipelines/sa/dc3/tuples.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <iterator>
 #include <string>
 #include <type_traits>
@@ -33,6 +34,27 @@ struct reduced_text {
     const ext_vector<Index>* v;  //!< the names
     //! A fresh source over the names.
     auto operator()() const { return streamify(*v); }
+};
+
+//! The text as a DC3 construction reads it: bytes c as symbols c + 1, one source type for every
+//! text.
+using symbol_source = std::function<any_pull_source<std::uint16_t>()>;
+
+//! DC3's levels for one index type, into the two output types they are compiled for. Defined
+//! out of line (below) so that emflow/pipelines/sa/compiled.hpp can declare them compiled in
+//! the library emflow::sa: a program then compiles none of the levels itself.
+template <class Index>
+struct per_index {
+    //! The suffix array of the n-symbol text of symbols (alphabet 1..256) into out.
+    static void text(symbol_source& symbols, std::uint64_t n, any_push_sink<Index>& out,
+                     const dc3_settings& cfg);
+    //! As above, into an ext_vector (replaced).
+    static void text(symbol_source& symbols, std::uint64_t n, ext_vector<Index>& out,
+                     const dc3_settings& cfg);
+    //! The suffix array of a level's reduced text (n names 1..sigma) into sa: DC3's recursion,
+    //! and eSAIS's on its S*-substrings' names.
+    static void reduced(reduced_text<Index>& text, std::uint64_t n, std::uint64_t sigma,
+                        ext_vector<Index>& sa, const dc3_settings& cfg, unsigned level);
 };
 
 //! "DC3 level 2: what".
@@ -172,7 +194,7 @@ void external_level_in(OpenText& open_text, std::uint64_t n, Out& out, const dc3
     if (names < m) {
         ext_vector<Index> sa;
         reduced_text<Index> reduced{&ranks};
-        dc3_level<Index, Index>(reduced, m, names, sa, cfg, level + 1, sizeof(Index));
+        per_index<Index>::reduced(reduced, m, names, sa, cfg, level + 1);
         invert<Async, Index>(sa, ranks, cfg, level);
     }
     sort_suffixes<Async, Index, Sym>(open_text, n, ranks, out, cfg, level);
@@ -185,6 +207,24 @@ void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_se
         external_level_in<true, Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
     else
         external_level_in<false, Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
+}
+
+template <class Index>
+void per_index<Index>::text(symbol_source& symbols, std::uint64_t n, any_push_sink<Index>& out,
+                            const dc3_settings& cfg) {
+    dc3_level<Index, std::uint16_t>(symbols, n, 256, out, cfg, 0, 1);
+}
+
+template <class Index>
+void per_index<Index>::text(symbol_source& symbols, std::uint64_t n, ext_vector<Index>& out,
+                            const dc3_settings& cfg) {
+    dc3_level<Index, std::uint16_t>(symbols, n, 256, out, cfg, 0, 1);
+}
+
+template <class Index>
+void per_index<Index>::reduced(reduced_text<Index>& text, std::uint64_t n, std::uint64_t sigma,
+                               ext_vector<Index>& sa, const dc3_settings& cfg, unsigned level) {
+    dc3_level<Index, Index>(text, n, sigma, sa, cfg, level, sizeof(Index));
 }
 
 }  // namespace emflow::pipelines::sa::dc3_detail

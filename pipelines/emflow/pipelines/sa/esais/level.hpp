@@ -41,6 +41,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -345,7 +346,7 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
         ext_vector<Index> ranks;
         ext_vector<Index> sa;
         dc3_detail::reduced_text<Index> reduced{&names};
-        dc3_detail::dc3_level<Index, Index>(reduced, m, distinct, sa, st.cfg, 1, sizeof(Index));
+        dc3_detail::per_index<Index>::reduced(reduced, m, distinct, sa, st.cfg, 1);
         if (st.cfg.mode == pipelining::parallel)
             dc3_detail::invert<true, Index>(sa, ranks, st.cfg, 1);
         else
@@ -519,6 +520,66 @@ void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out
         mapped_seeds<Index, decltype(sstar), decltype(ranked)> seeds(sstar, ranked);
         induce_all(st, seeds, out, lcp_out);
     }
+}
+
+//! The text as eSAIS's passes read it: one source type for every text.
+using byte_source = std::function<any_pull_source<std::uint8_t>()>;
+
+//! eSAIS's levels for one index type into the two output types they are compiled for, the
+//! suffix array alone. Defined out of line so that emflow/pipelines/sa/compiled.hpp can declare
+//! them compiled in the library emflow::sa.
+template <class Index>
+struct per_index {
+    //! The suffix array of the n-byte text (n > 0) into out.
+    static void suffix_array(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+                             const esais_settings& cfg);
+    //! As above, into an ext_vector (replaced).
+    static void suffix_array(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+                             const esais_settings& cfg);
+};
+
+//! As per_index, with the LCP array (its passes are others: a unit of its own).
+template <class Index>
+struct per_index_lcp {
+    //! The suffix array of the n-byte text (n > 0) into out, its LCP array into lcp_out.
+    static void arrays(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+                       any_push_sink<Index>& lcp_out, const esais_settings& cfg);
+    //! As above, into ext_vectors (replaced).
+    static void arrays(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+                       ext_vector<Index>& lcp_out, const esais_settings& cfg);
+    //! lcp_minimum_budget() of the text.
+    static std::uint64_t least_budget(byte_source& text, std::uint64_t n,
+                                      const esais_settings& cfg);
+};
+
+template <class Index>
+void per_index<Index>::suffix_array(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+                                    const esais_settings& cfg) {
+    esais_level<Index>(text, n, out, static_cast<void*>(nullptr), cfg);
+}
+
+template <class Index>
+void per_index<Index>::suffix_array(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+                                    const esais_settings& cfg) {
+    esais_level<Index>(text, n, out, static_cast<void*>(nullptr), cfg);
+}
+
+template <class Index>
+void per_index_lcp<Index>::arrays(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+                                  any_push_sink<Index>& lcp_out, const esais_settings& cfg) {
+    esais_level<Index>(text, n, out, &lcp_out, cfg);
+}
+
+template <class Index>
+void per_index_lcp<Index>::arrays(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+                                  ext_vector<Index>& lcp_out, const esais_settings& cfg) {
+    esais_level<Index>(text, n, out, &lcp_out, cfg);
+}
+
+template <class Index>
+std::uint64_t per_index_lcp<Index>::least_budget(byte_source& text, std::uint64_t n,
+                                                 const esais_settings& cfg) {
+    return lcp_minimum_budget<Index>(text, n, cfg);
 }
 
 }  // namespace emflow::pipelines::sa::esais_detail
