@@ -33,4 +33,5 @@
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/nodes/tap.hpp>
 #include <emflow/nodes/transform.hpp>
+#include <emflow/nodes/vector_sink.hpp>
 #include <emflow/nodes/zip.hpp>

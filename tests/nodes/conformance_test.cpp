@@ -618,6 +618,14 @@ TEST_CASE("push nodes deliver mixed pushes and stop once", "[conformance]") {
             CHECK(back == v);
         }
         {
+            stxxl::vector<u64> out(3);  // replaced
+            auto s = vector_sink(out);
+            feed_mixed(s, v, seed);
+            std::vector<u64> back;
+            materialize(streamify(out), std::back_inserter(back));
+            CHECK(back == v);
+        }
+        {
             sorter_node<u64, ascending> s(ascending{}, 16 << 20);
             std::vector<u64> w = map<u64>(v, [](u64 x) { return x >> 1; });
             feed_mixed(s, w, seed);
@@ -725,4 +733,18 @@ TEST_CASE("exceptions from user code reach the caller of materialize", "[conform
     CHECK_THROWS_WITH(materialize(streamify(v), s4), "async_push");
     auto s5 = split(streamify(v), push_transform<u64>(counter, thrower{at, "split"}));
     check_throws("split", s5);
+}
+
+TEST_CASE("vector_sink on a full disk: the error reaches the caller, no file is left",
+          "[conformance][errors]") {
+    emflow::external_memory_config cfg;
+    cfg.disks = {emflow::disk_spec{1u << 20}};
+    auto& dir = emflow_test::configure_test_disks(cfg);
+    {
+        stxxl::VECTOR_GENERATOR<u64, 2, 2, 4096>::result out;  // blocks within the disk
+        CHECK_THROWS_WITH(
+            materialize(generate(u64(1) << 20, [] { return u64(5); }), vector_sink(out)),
+            Catch::Contains("File too large"));
+    }
+    CHECK(dir.entries() == 0);
 }

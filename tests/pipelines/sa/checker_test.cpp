@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/checker.hpp>
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <stxxl/vector>
 
 #include <random>

@@ -5,6 +5,7 @@
 // text source.
 #include <catch2/catch.hpp>
 
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <emflow/pipelines/sa/dc3.hpp>
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 // caller; no temp file is left.
 #include <catch2/catch.hpp>
 
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <emflow/pipelines/sa/doubling.hpp>
 
 #include <algorithm>

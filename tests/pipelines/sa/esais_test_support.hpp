@@ -3,6 +3,7 @@
 // the suffix array and esais_lcp_test.cpp for both arrays.
 #pragma once
 
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 // failing in any slice.
 #include <catch2/catch.hpp>
 
+#include <emflow/pipelines/sa/compiled.hpp>
 #include <emflow/pipelines/sa/lcp_checker.hpp>
 
 #include <cstdint>

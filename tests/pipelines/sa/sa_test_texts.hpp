@@ -10,7 +10,7 @@
 #include <divsufsort64.h>
 #include <catch2/catch.hpp>
 #include <emflow/flow_runtime.hpp>
-#include <emflow/pipelines/sa/compiled.hpp>
+#include <emflow/pipelines/sa/build.hpp>
 
 #include <algorithm>
 #include <cstdint>

@@ -21,8 +21,8 @@
 namespace emflow::pipelines::sa {
 
 //! The external vector of indices the constructions are compiled for in the library emflow::sa
-//! (emflow/pipelines/sa/compiled.hpp); any stxxl::vector of Index works as an output, and
-//! compiles the construction's passes again.
+//! (emflow/pipelines/sa/compiled.hpp); any other stxxl::vector of Index works as an output too,
+//! written through a vector_sink (its blocks, 2 MiB by default, count in the budget).
 template <class Index>
 using sa_vector = dc3_detail::ext_vector<Index>;
 

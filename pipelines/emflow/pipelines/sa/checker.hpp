@@ -16,6 +16,7 @@
 
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -172,8 +173,7 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::u
     return result;
 }
 
-//! The text and the arrays as the checks read them: one source type each for every caller.
-using byte_source = std::function<any_pull_source<std::uint8_t>()>;
+//! The arrays as the checks read them: one source type for every caller.
 template <class Index>
 using index_source = std::function<any_pull_source<Index>()>;
 
@@ -182,12 +182,12 @@ using index_source = std::function<any_pull_source<Index>()>;
 template <class Index>
 struct per_index {
     //! check() on the erased sources.
-    static check_result check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+    static check_result check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                               std::uint64_t sa_length, const sa_config& cfg);
 };
 
 template <class Index>
-check_result per_index<Index>::check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                                      std::uint64_t sa_length, const sa_config& cfg) {
     return checker_detail::check<Index>(text, n, sa, sa_length, cfg);
 }
@@ -202,9 +202,7 @@ template <class Index, class OpenText, class OpenSA>
 check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
                                 std::uint64_t sa_length, const sa_config& cfg = {}) {
     // Erased (one indirect call per batch), so that the check compiles once per index type.
-    checker_detail::byte_source text = [&open_text] {
-        return any_pull_source<std::uint8_t>(open_text());
-    };
+    text_source text = erase_text(open_text);
     checker_detail::index_source<Index> sa = [&open_sa] {
         return any_pull_source<Index>(open_sa());
     };

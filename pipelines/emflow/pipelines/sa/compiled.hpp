@@ -3,8 +3,8 @@
 // emflow::sa for std::uint32_t, emflow::uint40 and std::uint64_t indices. A program that includes
 // this header and links emflow::sa compiles none of their passes itself (that takes minutes per
 // index type); one that does not compiles what it uses from the headers alone. The compiled
-// outputs are push nodes (any: they are erased) and sa_vector<Index>; another vector type
-// compiles its construction in the program. emflow::sa is a target of this project's build
+// outputs are sa_vector<Index> and any_push_sink<Index>: every other output (a push node, another
+// stxxl::vector) is erased into the latter. emflow::sa is a target of this project's build
 // (add_subdirectory), built only when something links it.
 //
 //   #include <emflow/pipelines/sa/compiled.hpp>    // target_link_libraries(app emflow::sa)

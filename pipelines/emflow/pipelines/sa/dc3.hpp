@@ -13,6 +13,7 @@
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/level.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/uint40.hpp>
 
 #include <cstdint>
@@ -48,15 +49,8 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
         return any_pull_source<std::uint16_t>(
             open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); }));
     };
-    using O = std::decay_t<Out>;
-    if constexpr (std::is_same_v<O, any_push_sink<Index>> || std::is_same_v<O, ext_vector<Index>>) {
-        per_index<Index>::text(symbols, n, out, s);
-    } else if constexpr (emflow::detail::is_push_node<O>::value) {
-        any_push_sink<Index> sink(out);
-        per_index<Index>::text(symbols, n, sink, s);
-    } else {  // another vector type: its levels compile here
-        dc3_level<Index, std::uint16_t>(symbols, n, 256, out, s, 0, 1);
-    }
+    as_compiled_output<Index, ext_vector<Index>>(
+        out, [&](auto& o) { per_index<Index>::text(symbols, n, o, s); });
 }
 
 }  // namespace dc3_detail

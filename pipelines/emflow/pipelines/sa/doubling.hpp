@@ -26,17 +26,16 @@
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/doubling/scans.hpp>
 #include <emflow/pipelines/sa/doubling/tuples.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 
 #include <stxxl/bits/mng/config.h>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -152,25 +151,22 @@ void run_rounds(OpenText& open_text, std::uint64_t n, Out&& out, const plan& p) 
     write_suffix_array<Index>(*names, n, h, done, std::forward<Out>(out), p);
 }
 
-//! The text as the rounds read it: one source type for every text.
-using byte_source = std::function<any_pull_source<std::uint8_t>()>;
-
 //! The rounds for one index type into the two output types they are compiled for. Defined out
 //! of line so that emflow/pipelines/sa/compiled.hpp can declare them compiled in the library
 //! emflow::sa.
 template <class Index>
 struct per_index {
     //! The suffix array of the n-byte text (n > 0) by rounds of tuple width 2 or 4 into out.
-    static void rounds(byte_source& text, std::uint64_t n, unsigned width,
+    static void rounds(text_source& text, std::uint64_t n, unsigned width,
                        any_push_sink<Index>& out, const plan& p);
     //! As above, into an ext_vector (replaced).
-    static void rounds(byte_source& text, std::uint64_t n, unsigned width,
+    static void rounds(text_source& text, std::uint64_t n, unsigned width,
                        dc3_detail::ext_vector<Index>& out, const plan& p);
 };
 
 //! Rounds of width 2 or 4.
 template <class Index, class Out>
-void rounds_of_width(byte_source& text, std::uint64_t n, unsigned width, Out& out, const plan& p) {
+void rounds_of_width(text_source& text, std::uint64_t n, unsigned width, Out& out, const plan& p) {
     if (width == 2)
         run_rounds<Index, 2>(text, n, out, p);
     else
@@ -178,13 +174,13 @@ void rounds_of_width(byte_source& text, std::uint64_t n, unsigned width, Out& ou
 }
 
 template <class Index>
-void per_index<Index>::rounds(byte_source& text, std::uint64_t n, unsigned width,
+void per_index<Index>::rounds(text_source& text, std::uint64_t n, unsigned width,
                               any_push_sink<Index>& out, const plan& p) {
     rounds_of_width<Index>(text, n, width, out, p);
 }
 
 template <class Index>
-void per_index<Index>::rounds(byte_source& text, std::uint64_t n, unsigned width,
+void per_index<Index>::rounds(text_source& text, std::uint64_t n, unsigned width,
                               dc3_detail::ext_vector<Index>& out, const plan& p) {
     rounds_of_width<Index>(text, n, width, out, p);
 }
@@ -222,17 +218,9 @@ void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_
         return;
     }
     // One type for every text source and push sink: the rounds compile once per index type.
-    byte_source text = [&open_text] { return any_pull_source<std::uint8_t>(open_text()); };
-    using O = std::decay_t<Out>;
-    if constexpr (std::is_same_v<O, any_push_sink<Index>> ||
-                  std::is_same_v<O, dc3_detail::ext_vector<Index>>) {
-        per_index<Index>::rounds(text, n, tuple_width, out, p);
-    } else if constexpr (emflow::detail::is_push_node<O>::value) {
-        any_push_sink<Index> sink(out);
-        per_index<Index>::rounds(text, n, tuple_width, sink, p);
-    } else {  // another vector type: the rounds compile here
-        rounds_of_width<Index>(text, n, tuple_width, out, p);
-    }
+    text_source text = erase_text(open_text);
+    as_compiled_output<Index, dc3_detail::ext_vector<Index>>(
+        out, [&](auto& o) { per_index<Index>::rounds(text, n, tuple_width, o, p); });
 }
 
 }  // namespace emflow::pipelines::sa

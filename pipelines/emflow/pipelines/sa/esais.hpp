@@ -29,40 +29,29 @@ namespace emflow::pipelines::sa {
 namespace esais_detail {
 
 //! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of the text into
-//! stxxl::vectors or push sinks of Index. Push sinks are erased, so that the passes compile once
-//! per index type (per_index, per_index_lcp); other vector types than ext_vector compile them
-//! here.
+//! stxxl::vectors or push sinks of Index, by the passes compiled per index type (per_index,
+//! per_index_lcp): both outputs ext_vectors, or both erased push sinks.
 template <class Index, class Out, class LcpOut>
-void run_level(byte_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
+void run_level(text_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
                const esais_settings& s) {
-    using erased = any_push_sink<Index>;
-    constexpr bool lcp = !std::is_void_v<LcpOut>;
-    constexpr bool compiled_out =
-        std::is_same_v<Out, erased> || std::is_same_v<Out, ext_vector<Index>>;
-    if constexpr (emflow::detail::is_push_node<Out>::value && !std::is_same_v<Out, erased>) {
-        erased sink(out);
-        run_level<Index>(text, n, sink, lcp_out, s);
-    } else if constexpr (lcp && !std::is_same_v<LcpOut, erased> &&
-                         emflow::detail::is_push_node<LcpOut>::value) {
-        erased sink(*lcp_out);
-        run_level<Index>(text, n, out, &sink, s);
-    } else if (n == 0) {
+    if (n == 0) {
         materialize(generate(0, [] { return Index(0); }), out);
-        if constexpr (lcp) materialize(generate(0, [] { return Index(0); }), *lcp_out);
-    } else if constexpr (!lcp && compiled_out) {
-        per_index<Index>::suffix_array(text, n, out, s);
-    } else if constexpr (lcp && compiled_out && std::is_same_v<Out, LcpOut>) {
+        if constexpr (!std::is_void_v<LcpOut>)
+            materialize(generate(0, [] { return Index(0); }), *lcp_out);
+        return;
+    }
+    if constexpr (std::is_void_v<LcpOut>) {
+        as_compiled_output<Index, ext_vector<Index>>(
+            out, [&](auto& o) { per_index<Index>::suffix_array(text, n, o, s); });
+    } else if constexpr (std::is_same_v<Out, ext_vector<Index>> &&
+                         std::is_same_v<LcpOut, ext_vector<Index>>) {
         per_index_lcp<Index>::arrays(text, n, out, *lcp_out, s);
     } else {
-        esais_level<Index>(text, n, out, lcp_out, s);
+        as_push_sink<Index>(out, [&](auto& o) {
+            as_push_sink<Index>(*lcp_out,
+                                [&](auto& l) { per_index_lcp<Index>::arrays(text, n, o, l, s); });
+        });
     }
-}
-
-//! The text source as the passes take it: one type for every text source (and push sink), so
-//! that the passes compile once per index type.
-template <class OpenText>
-byte_source erased_text(OpenText& open_text) {
-    return [&open_text] { return any_pull_source<std::uint8_t>(open_text()); };
 }
 
 //! The least budget of esais() on the text of open_text (n bytes), with the LCP array if lcp.
@@ -71,7 +60,7 @@ template <class Index, class OpenText>
 std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_settings& s,
                            bool lcp) {
     if (!lcp || n == 0) return minimum_budget(s.mode);
-    auto text = erased_text(open_text);  // as the run opens it: the erasure's chunk counts too
+    auto text = erase_text(open_text);  // as the run opens it: the erasure's chunk counts too
     return per_index_lcp<Index>::least_budget(text, n, s);
 }
 
@@ -91,7 +80,7 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings&
     if (s.memory_bytes < need)
         throw config_error("emflow: eSAIS memory budget of " + std::to_string(s.memory_bytes) +
                            " bytes is too small (at least " + std::to_string(need) + ")");
-    auto text = erased_text(open_text);
+    auto text = erase_text(open_text);
     run_level<Index>(text, n, out, lcp_out, s);
 }
 

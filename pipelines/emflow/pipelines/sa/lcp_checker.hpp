@@ -23,6 +23,7 @@
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
 #include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/pipelines/sa/fingerprint.hpp>
 
 #include <algorithm>
@@ -245,8 +246,7 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLC
     return result;
 }
 
-//! The text and the arrays as the check reads them: one source type each for every caller.
-using byte_source = std::function<any_pull_source<std::uint8_t>()>;
+//! The arrays as the check reads them: one source type for every caller.
 template <class Index>
 using index_source = std::function<any_pull_source<Index>(std::uint64_t)>;
 
@@ -255,13 +255,13 @@ using index_source = std::function<any_pull_source<Index>(std::uint64_t)>;
 template <class Index>
 struct per_index {
     //! check() on the erased sources.
-    static check_result check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+    static check_result check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                               index_source<Index>& lcp, std::uint64_t lcp_length,
                               const sa_config& cfg, std::uint64_t slice_pairs);
 };
 
 template <class Index>
-check_result per_index<Index>::check(byte_source& text, std::uint64_t n, index_source<Index>& sa,
+check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                                      index_source<Index>& lcp, std::uint64_t lcp_length,
                                      const sa_config& cfg, std::uint64_t slice_pairs) {
     return lcp_checker_detail::check<Index>(text, n, sa, lcp, lcp_length, cfg, slice_pairs);
@@ -282,9 +282,7 @@ check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& ope
                              OpenLCP&& open_lcp, std::uint64_t lcp_length,
                              const sa_config& cfg = {}, std::uint64_t slice_pairs = 0) {
     // Erased (one indirect call per batch), so that the check compiles once per index type.
-    lcp_checker_detail::byte_source text = [&open_text] {
-        return any_pull_source<std::uint8_t>(open_text());
-    };
+    text_source text = erase_text(open_text);
     lcp_checker_detail::index_source<Index> sa = [&open_sa](std::uint64_t k) {
         return any_pull_source<Index>(open_sa(k));
     };

@@ -29,6 +29,7 @@
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/level.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
 #include <emflow/pipelines/sa/esais/queue_clock.hpp>
@@ -522,19 +523,16 @@ void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out
     }
 }
 
-//! The text as eSAIS's passes read it: one source type for every text.
-using byte_source = std::function<any_pull_source<std::uint8_t>()>;
-
 //! eSAIS's levels for one index type into the two output types they are compiled for, the
 //! suffix array alone. Defined out of line so that emflow/pipelines/sa/compiled.hpp can declare
 //! them compiled in the library emflow::sa.
 template <class Index>
 struct per_index {
     //! The suffix array of the n-byte text (n > 0) into out.
-    static void suffix_array(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+    static void suffix_array(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                              const esais_settings& cfg);
     //! As above, into an ext_vector (replaced).
-    static void suffix_array(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+    static void suffix_array(text_source& text, std::uint64_t n, ext_vector<Index>& out,
                              const esais_settings& cfg);
 };
 
@@ -542,42 +540,42 @@ struct per_index {
 template <class Index>
 struct per_index_lcp {
     //! The suffix array of the n-byte text (n > 0) into out, its LCP array into lcp_out.
-    static void arrays(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+    static void arrays(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                        any_push_sink<Index>& lcp_out, const esais_settings& cfg);
     //! As above, into ext_vectors (replaced).
-    static void arrays(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+    static void arrays(text_source& text, std::uint64_t n, ext_vector<Index>& out,
                        ext_vector<Index>& lcp_out, const esais_settings& cfg);
     //! lcp_minimum_budget() of the text.
-    static std::uint64_t least_budget(byte_source& text, std::uint64_t n,
+    static std::uint64_t least_budget(text_source& text, std::uint64_t n,
                                       const esais_settings& cfg);
 };
 
 template <class Index>
-void per_index<Index>::suffix_array(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+void per_index<Index>::suffix_array(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                                     const esais_settings& cfg) {
     esais_level<Index>(text, n, out, static_cast<void*>(nullptr), cfg);
 }
 
 template <class Index>
-void per_index<Index>::suffix_array(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+void per_index<Index>::suffix_array(text_source& text, std::uint64_t n, ext_vector<Index>& out,
                                     const esais_settings& cfg) {
     esais_level<Index>(text, n, out, static_cast<void*>(nullptr), cfg);
 }
 
 template <class Index>
-void per_index_lcp<Index>::arrays(byte_source& text, std::uint64_t n, any_push_sink<Index>& out,
+void per_index_lcp<Index>::arrays(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                                   any_push_sink<Index>& lcp_out, const esais_settings& cfg) {
     esais_level<Index>(text, n, out, &lcp_out, cfg);
 }
 
 template <class Index>
-void per_index_lcp<Index>::arrays(byte_source& text, std::uint64_t n, ext_vector<Index>& out,
+void per_index_lcp<Index>::arrays(text_source& text, std::uint64_t n, ext_vector<Index>& out,
                                   ext_vector<Index>& lcp_out, const esais_settings& cfg) {
     esais_level<Index>(text, n, out, &lcp_out, cfg);
 }
 
 template <class Index>
-std::uint64_t per_index_lcp<Index>::least_budget(byte_source& text, std::uint64_t n,
+std::uint64_t per_index_lcp<Index>::least_budget(text_source& text, std::uint64_t n,
                                                  const esais_settings& cfg) {
     return lcp_minimum_budget<Index>(text, n, cfg);
 }

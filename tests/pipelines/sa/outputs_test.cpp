@@ -1,0 +1,96 @@
+// Outputs the constructions are not compiled for, erased into push sinks on the way to
+// emflow::sa: a plain stxxl::vector (default blocks) from DC3, prefix doubling, eSAIS and
+// build_suffix_array's widening path, and eSAIS's suffix array into a push node beside its LCP
+// array into a plain vector (and the other way round). All give libdivsufsort's suffix array and
+// Kasai's LCP array and leave no temp file.
+#include <catch2/catch.hpp>
+
+#include <emflow/pipelines/sa/compiled.hpp>
+#include <stxxl/vector>
+
+#include <cstdint>
+#include <vector>
+
+#include "sa_test_texts.hpp"
+#include "test_env.hpp"
+
+using namespace emflow;
+using namespace emflow::pipelines::sa;
+using emflow_test::MiB;
+
+namespace {
+
+//! v's values, widened.
+template <class Vector>
+std::vector<std::uint64_t> values(const Vector& v) {
+    std::vector<std::uint64_t> x;
+    for (typename Vector::bufreader_type r(v); !r.empty(); ++r) x.push_back(std::uint64_t(*r));
+    return x;
+}
+
+//! Edge cases and two texts that recurse.
+std::vector<emflow_test::named_text> texts() {
+    const auto seed = emflow_test::test_seed();
+    return {{"empty", {}},
+            {"one byte", {0xFF}},
+            {"random sigma 256", emflow_test::random_text(60000, 256, seed)},
+            {"fibonacci", emflow_test::fibonacci_text(60000)}};
+}
+
+sa_config config(std::size_t memory) {
+    sa_config cfg;
+    cfg.memory_bytes = memory;
+    return cfg;
+}
+
+}  // namespace
+
+TEST_CASE("suffix arrays into a plain stxxl::vector", "[sa][outputs]") {
+    auto& dir = emflow_test::configure_test_disks();
+    for (const auto& t : texts()) {
+        INFO(t.name);
+        const auto open = [&] { return streamify(t.text); };
+        const auto want = emflow_test::reference_sa(t.text);
+        stxxl::vector<std::uint32_t> out;
+        out.push_back(7);  // replaced
+        dc3<std::uint32_t>(open, t.text.size(), out, config(32 * MiB));
+        CHECK(values(out) == want);
+        prefix_doubling<std::uint32_t>(open, t.text.size(), out, config(32 * MiB), 4);
+        CHECK(values(out) == want);
+        esais<std::uint32_t>(open, t.text.size(), out, config(32 * MiB));
+        CHECK(values(out) == want);
+        stxxl::vector<std::uint64_t> wide;  // 32-bit construction, widened
+        build_suffix_array<std::uint64_t>(sa_algorithm::doubling, open, t.text.size(), wide,
+                                          config(32 * MiB));
+        CHECK(values(wide) == want);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("eSAIS with one output pushed and the other into a plain stxxl::vector",
+          "[sa][outputs][lcp]") {
+    auto& dir = emflow_test::configure_test_disks();
+    for (const auto& t : texts()) {
+        INFO(t.name);
+        const auto open = [&] { return streamify(t.text); };
+        const auto want_sa = emflow_test::reference_sa(t.text);
+        const auto want_lcp = emflow_test::reference_lcp(t.text, want_sa);
+        std::vector<std::uint64_t> pushed;
+        bool stopped = false;
+        emflow_test::collect_sink<std::uint32_t> sink{&pushed, &stopped};
+        stxxl::vector<std::uint32_t> vec;
+        esais<std::uint32_t>(open, t.text.size(), sink, vec, config(32 * MiB));
+        CHECK(stopped);
+        CHECK(pushed == want_sa);
+        CHECK(values(vec) == want_lcp);
+
+        pushed.clear();
+        stopped = false;
+        sa_vector<std::uint32_t> sa;  // the compiled vector type beside a push node
+        esais<std::uint32_t>(open, t.text.size(), sa, sink, config(32 * MiB));
+        CHECK(stopped);
+        CHECK(values(sa) == want_sa);
+        CHECK(pushed == want_lcp);
+    }
+    CHECK(dir.entries() == 0);
+}
