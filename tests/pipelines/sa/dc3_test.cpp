@@ -51,8 +51,8 @@ void check_both_modes(const text_bytes& t, std::size_t memory, std::uint64_t in_
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("dc3: standard texts through external levels", "[sa][dc3]", std::uint32_t,
-                   emflow::uint40, std::uint64_t) {
+TEMPLATE_LIST_TEST_CASE("dc3: standard texts through external levels", "[sa][dc3]",
+                        emflow_test::sa_indices) {
     emflow_test::configure_test_disks();
     for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
         INFO(nt.name << " (" << nt.text.size() << " bytes)");
@@ -110,7 +110,7 @@ TEST_CASE("dc3: deep recursion", "[sa][dc3]") {
     emflow_test::configure_test_disks();
     // every level external down to 64 symbols: about 20 levels
     check_both_modes<std::uint32_t>(emflow_test::fibonacci_text(200000), 24 * MiB, 64);
-    check_both_modes<emflow::uint40>(emflow_test::period_doubling_text(200000), 24 * MiB, 64);
+    check_both_modes<emflow_test::index40>(emflow_test::period_doubling_text(200000), 24 * MiB, 64);
 }
 
 TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
@@ -144,9 +144,9 @@ TEST_CASE("dc3: output into a push node", "[sa][dc3]") {
         INFO("in-memory limit " << in_memory);
         std::vector<std::uint64_t> got;
         bool stopped = false;
-        dc3_detail::run<std::uint64_t>([&] { return streamify(t); }, t.size(),
-                                       collect_sink<std::uint64_t>{&got, &stopped},
-                                       settings(24 * MiB, pipelining::parallel, in_memory));
+        dc3_detail::run<emflow_test::index64>([&] { return streamify(t); }, t.size(),
+                                              collect_sink<emflow_test::index64>{&got, &stopped},
+                                              settings(24 * MiB, pipelining::parallel, in_memory));
         CHECK(stopped);
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
@@ -174,7 +174,7 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
     cfg.memory_bytes = 64 * MiB;
     CHECK_THROWS_AS(dc3<std::uint32_t>(open, std::uint64_t(1) << 32, out, cfg),
                     std::invalid_argument);
-    CHECK_THROWS_AS(dc3<emflow::uint40>(open, std::uint64_t(1) << 40, out, cfg),
+    CHECK_THROWS_AS(dc3<emflow_test::index40>(open, std::uint64_t(1) << 40, out, cfg),
                     std::invalid_argument);
     CHECK(opened == 0);
 }

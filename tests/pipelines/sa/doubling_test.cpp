@@ -91,8 +91,8 @@ TEST_CASE("prefix doubling: standard texts", "[sa][doubling]") { check_standard_
 
 TEST_CASE("prefix quadrupling: standard texts", "[sa][doubling]") { check_standard_texts(4); }
 
-TEMPLATE_TEST_CASE("prefix doubling: 5- and 8-byte indices", "[sa][doubling]", emflow::uint40,
-                   std::uint64_t) {
+TEMPLATE_LIST_TEST_CASE("prefix doubling: every index type", "[sa][doubling]",
+                        emflow_test::sa_indices) {
     emflow_test::configure_test_disks();
     const std::uint64_t seed = emflow_test::test_seed();
     const std::vector<text_bytes> texts{{0x00, 0x00},

@@ -37,8 +37,8 @@ check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("lcp checker accepts correct LCP arrays", "[sa][lcp_checker]", std::uint32_t,
-                   emflow::uint40, std::uint64_t) {
+TEMPLATE_LIST_TEST_CASE("lcp checker accepts correct LCP arrays", "[sa][lcp_checker]",
+                        emflow_test::sa_indices) {
     emflow_test::configure_test_disks();
     for (const auto& [name, t] : emflow_test::standard_texts(emflow_test::test_seed())) {
         INFO(name);
@@ -115,7 +115,7 @@ TEST_CASE("lcp checker in slices: accepts, and rejects mutations next to a slice
         const auto t = emflow_test::random_text(n, 2, seed + n);
         const auto sa = emflow_test::reference_sa(t);
         const auto lcp = emflow_test::reference_lcp(t, sa);
-        auto r = check<emflow::uint40>(t, sa, lcp, memory, slice);
+        auto r = check<emflow_test::index40>(t, sa, lcp, memory, slice);
         CHECK(r.reason == "");
         CHECK(r.ok);
         for (std::uint64_t end = slice; end < n; end += std::max<std::uint64_t>(slice, n / 3))

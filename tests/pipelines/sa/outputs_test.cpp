@@ -59,9 +59,9 @@ TEST_CASE("suffix arrays into a plain stxxl::vector", "[sa][outputs]") {
         CHECK(values(out) == want);
         esais<std::uint32_t>(open, t.text.size(), out, config(32 * MiB));
         CHECK(values(out) == want);
-        stxxl::vector<std::uint64_t> wide;  // 32-bit construction, widened
-        build_suffix_array<std::uint64_t>(sa_algorithm::doubling, open, t.text.size(), wide,
-                                          config(32 * MiB));
+        stxxl::vector<emflow_test::index64> wide;  // 32-bit construction, widened
+        build_suffix_array<emflow_test::index64>(sa_algorithm::doubling, open, t.text.size(), wide,
+                                                 config(32 * MiB));
         CHECK(values(wide) == want);
     }
     CHECK(dir.entries() == 0);

@@ -17,6 +17,8 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -123,6 +125,18 @@ inline std::vector<named_text> standard_texts(std::uint64_t seed, std::size_t sc
     v.push_back({"period doubling", period_doubling_text(big)});
     return v;
 }
+
+//! Whether emflow::sa holds the constructions for 40- and 64-bit indices: not under the
+//! sanitizers (pipelines/CMakeLists.txt), where the tests run their 32-bit cases only.
+inline constexpr bool wide_indices = EMFLOW_SA_WIDE_INDICES != 0;
+//! The index types the width-generic tests run over (TEMPLATE_LIST_TEST_CASE).
+using sa_indices =
+    std::conditional_t<wide_indices, std::tuple<std::uint32_t, emflow::uint40, std::uint64_t>,
+                       std::tuple<std::uint32_t>>;
+//! emflow::uint40 and std::uint64_t where emflow::sa holds them; else std::uint32_t, so that
+//! the cases that mix widths still run under the sanitizers.
+using index40 = std::conditional_t<wide_indices, emflow::uint40, std::uint32_t>;
+using index64 = std::conditional_t<wide_indices, std::uint64_t, std::uint32_t>;
 
 //! One MiB.
 inline constexpr std::size_t MiB = std::size_t(1) << 20;
