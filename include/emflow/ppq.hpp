@@ -61,7 +61,6 @@
 #include <exception>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
@@ -411,7 +410,6 @@ private:
     void bulk_flush_heap(unsigned i) {
         if (failed_.load(std::memory_order_acquire)) {  // another flush failed: its error
             if (std::exception_ptr e = background_.error()) std::rethrow_exception(e);
-            if (std::exception_ptr e = flush_error()) std::rethrow_exception(e);
             usable();
         }
         try {
@@ -441,18 +439,10 @@ private:
         } catch (...) {
             // Kept before the queue is marked failed: a pusher that sees the mark rethrows this
             // error, so that the caller of a run with several pushers gets the cause.
-            {
-                std::lock_guard<std::mutex> lock(flush_error_mutex_);
-                if (!flush_error_) flush_error_ = std::current_exception();
-            }
+            background_.keep_error(std::current_exception());
             failed_.store(true, std::memory_order_release);
             throw;
         }
-    }
-    //! The first error of a pusher's own flush in this queue, if any.
-    std::exception_ptr flush_error() const {
-        std::lock_guard<std::mutex> lock(flush_error_mutex_);
-        return flush_error_;
     }
 
     // ---- background insertion tasks ----
@@ -735,8 +725,6 @@ private:
     bool limit_exhausted_ = false;  // no item before the limit is left in this limit phase
     std::atomic<phase> phase_{phase::normal};
     std::atomic<bool> failed_{false};
-    mutable std::mutex flush_error_mutex_;
-    std::exception_ptr flush_error_;  // the first failed flush of a pusher (bulk_flush_heap)
     std::size_t bulk_cap_ = 0;
     std::size_t heap_extra_bytes_ = 0;  // heap growth and in-flight heaps of a bulk phase
     unsigned next_disk_ = 0;

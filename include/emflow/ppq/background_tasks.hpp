@@ -3,8 +3,8 @@
 // A pusher whose insertion heap is full hands it to a oneTBB task in its own arena and goes on
 // producing (see ppq.hpp, "Overlap"). The heaps in flight hold RAM, so the number of tasks is
 // bounded by slots that the queue opens once per bulk phase; a task frees its slot when it
-// ends. The first exception of a task is kept for the queue to rethrow; waiting threads help
-// in the tasks' arena.
+// ends. The bulk phase's first exception (of a task, or of a pusher's own flush) is kept for the
+// queue to rethrow to every pusher; waiting threads help in the tasks' arena.
 #pragma once
 
 #include <tbb/task_arena.h>
@@ -55,10 +55,7 @@ public:
                 try {
                     f();
                 } catch (...) {
-                    {
-                        std::lock_guard<std::mutex> lock(mutex_);
-                        if (!error_) error_ = std::current_exception();
-                    }
+                    keep_error(std::current_exception());
                     failed();
                 }
             });
@@ -71,12 +68,17 @@ public:
         arena_->execute([&] { group_.wait(); });
         arena_.reset();
     }
-    //! The first exception of a task (null if none).
+    //! Keeps e if it is the bulk phase's first error (a task's, or a pusher's own flush's).
+    void keep_error(std::exception_ptr e) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (!error_) error_ = std::move(e);
+    }
+    //! The bulk phase's first error (null if none).
     std::exception_ptr error() {
         std::lock_guard<std::mutex> lock(mutex_);
         return error_;
     }
-    //! Returns the first exception of a task and forgets it.
+    //! Returns the bulk phase's first error and forgets it.
     std::exception_ptr take_error() {
         std::lock_guard<std::mutex> lock(mutex_);
         return std::exchange(error_, nullptr);

@@ -16,7 +16,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/nodes/chunked_push.hpp>
-#include <emflow/vector_appender.hpp>
+#include <emflow/nodes/vector_sink.hpp>
 
 #include <stxxl/vector>
 
@@ -69,19 +69,15 @@ OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
 template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
 void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_options& opt = {}) {
     out.clear();
+    auto writer = vector_sink(out);
     run_graph(
         [&](run_context& ctx) {
             src.start(ctx);
-            ctx.memory().declare_run_long(
-                "vector writer",
-                memory_demand::fixed(vector_stream_bytes<stxxl::vector<T, P, Pager, B, A, S>>()));
+            writer.start(ctx);
         },
         [&](run_context&) {
-            vector_appender<stxxl::vector<T, P, Pager, B, A, S>> writer(out);
-            detail::drain(src, [&](auto first, std::size_t n) {
-                for (std::size_t i = 0; i < n; ++i) writer << first[i];
-            });
-            writer.finish();
+            detail::drain(src, [&](auto first, std::size_t n) { writer.append(first, n); });
+            writer.push_stop();
         },
         opt);
 }

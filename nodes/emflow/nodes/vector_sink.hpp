@@ -1,7 +1,7 @@
 // emflow/nodes/vector_sink.hpp: a push sink that writes an stxxl::vector (replaced) front to back,
-// with overlapped block writes. What materialize(src, v) does for a pull graph, as a push node:
-// for push graphs, and to pass a vector where a push sink is expected (e.g. erased into an
-// any_push_sink<T>). A failed write (a full disk) is thrown from push, push_batch or push_stop.
+// with overlapped block writes: the writer of materialize(src, v), as a push node for push
+// graphs and wherever a push sink is expected (e.g. erased into an any_push_sink<T>). A failed
+// write (a full disk) is thrown from push, push_batch, append or push_stop.
 //
 //   stxxl::vector<std::uint64_t> v;
 //   materialize(src, vector_sink(v));   // v holds src's elements after push_stop
@@ -34,8 +34,12 @@ public:
     //! Appends x.
     void push(const value_type& x) { *writer_ << x; }
     //! Appends n elements.
-    void push_batch(const value_type* p, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) *writer_ << p[i];
+    void push_batch(const value_type* p, std::size_t n) { append(p, n); }
+    //! Appends the n elements at first, any iterator (materialize() hands on a pull node's
+    //! batches without copying them into a chunk first).
+    template <class It>
+    void append(It first, std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i) *writer_ << first[i];
     }
     //! Writes what is left and waits for it: the vector then holds exactly what was pushed.
     void push_stop() { writer_->finish(); }

@@ -1,14 +1,17 @@
 // Outputs the constructions are not compiled for, erased into push sinks on the way to
 // emflow::sa: a plain stxxl::vector (default blocks) from DC3, prefix doubling, eSAIS and
-// build_suffix_array's widening path, and eSAIS's suffix array into a push node beside its LCP
-// array into a plain vector (and the other way round). All give libdivsufsort's suffix array and
-// Kasai's LCP array and leave no temp file.
+// build_suffix_array's widening path, a vector of wider integers than the indices, and eSAIS's
+// suffix array into a push node beside its LCP array into a plain vector (and the other way
+// round); each construction into plain vectors at the least budget it accepts (the vectors'
+// writers fit in it). All give libdivsufsort's suffix array and Kasai's LCP array and leave no
+// temp file.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/compiled.hpp>
 #include <stxxl/vector>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sa_test_texts.hpp"
@@ -59,6 +62,9 @@ TEST_CASE("suffix arrays into a plain stxxl::vector", "[sa][outputs]") {
         CHECK(values(out) == want);
         esais<std::uint32_t>(open, t.text.size(), out, config(32 * MiB));
         CHECK(values(out) == want);
+        stxxl::vector<std::uint64_t> converted;  // 32-bit indices into a vector of 64
+        dc3<std::uint32_t>(open, t.text.size(), converted, config(32 * MiB));
+        CHECK(values(converted) == want);
         stxxl::vector<emflow_test::index64> wide;  // 32-bit construction, widened
         build_suffix_array<emflow_test::index64>(sa_algorithm::doubling, open, t.text.size(), wide,
                                                  config(32 * MiB));
@@ -92,5 +98,51 @@ TEST_CASE("eSAIS with one output pushed and the other into a plain stxxl::vector
         CHECK(values(sa) == want_sa);
         CHECK(pushed == want_lcp);
     }
+    CHECK(dir.entries() == 0);
+}
+
+namespace {
+
+//! The least budget a construction accepts, read from the config_error a 1-byte budget gives.
+template <class Construct>
+std::size_t accepted_least(Construct&& construct) {
+    try {
+        construct(config(1));
+    } catch (const config_error& e) {
+        const std::string what = e.what();
+        const auto at = what.find("at least ");
+        REQUIRE(at != std::string::npos);
+        return std::stoull(what.substr(at + 9));
+    }
+    FAIL("a 1-byte budget was accepted");
+    return 0;
+}
+
+}  // namespace
+
+TEST_CASE("plain stxxl::vector outputs at the least budget the constructions accept",
+          "[sa][outputs][memory]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::random_text(200000, 4, emflow_test::test_seed());
+    const auto open = [&] { return streamify(t); };
+    const auto want = emflow_test::reference_sa(t);
+    stxxl::vector<std::uint32_t> out;
+    const auto check_at_least = [&](const char* name, auto&& construct) {
+        INFO(name);
+        const std::size_t least = accepted_least(construct);
+        INFO("least budget " << least);
+        construct(config(least));
+        CHECK(values(out) == want);
+    };
+    check_at_least("dc3", [&](const sa_config& c) { dc3<std::uint32_t>(open, t.size(), out, c); });
+    check_at_least("doubling", [&](const sa_config& c) {
+        prefix_doubling<std::uint32_t>(open, t.size(), out, c);
+    });
+    check_at_least("esais",
+                   [&](const sa_config& c) { esais<std::uint32_t>(open, t.size(), out, c); });
+    stxxl::vector<std::uint32_t> lcp;
+    check_at_least("esais with the LCP array",
+                   [&](const sa_config& c) { esais<std::uint32_t>(open, t.size(), out, lcp, c); });
+    CHECK(values(lcp) == emflow_test::reference_lcp(t, want));
     CHECK(dir.entries() == 0);
 }
