@@ -143,8 +143,8 @@ TEST_CASE("esais lcp: the text source failing at any of its openings", "[sa][esa
     INFO(reads.size() << " openings");
     REQUIRE(reads.size() >= 8);
     // The first opening, then every third (under the sanitizers, a hundred times slower here,
-    // every fourteenth) from an offset the seed picks, and the last: seeds cover them all.
-    const std::size_t stride = emflow_test::under_address_sanitizer() ? 14 : 3;
+    // every 28th) from an offset the seed picks, and the last: seeds cover them all.
+    const std::size_t stride = emflow_test::under_address_sanitizer() ? 28 : 3;
     const std::size_t offset = 1 + emflow_test::test_seed() % stride;
     auto next = [&](std::size_t i) {
         const std::size_t j = i == 0 ? offset : i + stride;

@@ -49,8 +49,7 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
         return any_pull_source<std::uint16_t>(
             open_text() | transform([](std::uint8_t c) { return std::uint16_t(c + 1u); }));
     };
-    as_compiled_output<Index, ext_vector<Index>>(
-        out, [&](auto& o) { per_index<Index>::text(symbols, n, o, s); });
+    as_push_sink<Index>(out, [&](auto& o) { per_index<Index>::text(symbols, n, o, s); });
 }
 
 }  // namespace dc3_detail

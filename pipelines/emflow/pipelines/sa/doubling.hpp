@@ -151,17 +151,14 @@ void run_rounds(OpenText& open_text, std::uint64_t n, Out&& out, const plan& p) 
     write_suffix_array<Index>(*names, n, h, done, std::forward<Out>(out), p);
 }
 
-//! The rounds for one index type into the two output types they are compiled for. Defined out
-//! of line so that emflow/pipelines/sa/compiled.hpp can declare them compiled in the library
-//! emflow::sa.
+//! The rounds for one index type, into an erased push sink (a vector through a vector_sink: one
+//! output type, compiled once). Defined out of line so that emflow/pipelines/sa/compiled.hpp can
+//! declare them compiled in the library emflow::sa.
 template <class Index>
 struct per_index {
     //! The suffix array of the n-byte text (n > 0) by rounds of tuple width 2 or 4 into out.
     static void rounds(text_source& text, std::uint64_t n, unsigned width,
                        any_push_sink<Index>& out, const plan& p);
-    //! As above, into an ext_vector (replaced).
-    static void rounds(text_source& text, std::uint64_t n, unsigned width,
-                       dc3_detail::ext_vector<Index>& out, const plan& p);
 };
 
 //! Rounds of width 2 or 4.
@@ -176,12 +173,6 @@ void rounds_of_width(text_source& text, std::uint64_t n, unsigned width, Out& ou
 template <class Index>
 void per_index<Index>::rounds(text_source& text, std::uint64_t n, unsigned width,
                               any_push_sink<Index>& out, const plan& p) {
-    rounds_of_width<Index>(text, n, width, out, p);
-}
-
-template <class Index>
-void per_index<Index>::rounds(text_source& text, std::uint64_t n, unsigned width,
-                              dc3_detail::ext_vector<Index>& out, const plan& p) {
     rounds_of_width<Index>(text, n, width, out, p);
 }
 
@@ -219,8 +210,8 @@ void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_
     }
     // One type for every text source and push sink: the rounds compile once per index type.
     text_source text = erase_text(open_text);
-    as_compiled_output<Index, dc3_detail::ext_vector<Index>>(
-        out, [&](auto& o) { per_index<Index>::rounds(text, n, tuple_width, o, p); });
+    as_push_sink<Index>(out,
+                        [&](auto& o) { per_index<Index>::rounds(text, n, tuple_width, o, p); });
 }
 
 }  // namespace emflow::pipelines::sa

@@ -1,7 +1,7 @@
 // emflow/pipelines/sa/erased.hpp: the types through which the suffix-array constructions and
 // checkers reach their parts compiled once per index type (emflow/pipelines/sa/compiled.hpp,
-// library emflow::sa): one text source type for every text, and every output as one of the two
-// output types compiled per index type (the recursion's vector, or an erased push sink).
+// library emflow::sa): one text source type for every text, and every output as an erased push
+// sink.
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -41,16 +41,6 @@ void as_push_sink(Out& out, F&& f) {
         any_push_sink<Index> sink(writer);
         f(sink);
     }
-}
-
-//! Calls compiled(o) with out as one of the two output types a construction is compiled for per
-//! index type: out itself if it is a Vector, else out as an any_push_sink<Index>.
-template <class Index, class Vector, class Out, class Compiled>
-void as_compiled_output(Out& out, Compiled&& compiled) {
-    if constexpr (std::is_same_v<std::decay_t<Out>, Vector>)
-        compiled(out);
-    else
-        as_push_sink<Index>(out, compiled);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -30,7 +30,7 @@ namespace esais_detail {
 
 //! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of the text into
 //! stxxl::vectors or push sinks of Index, by the passes compiled per index type (per_index,
-//! per_index_lcp): both outputs ext_vectors, or both erased push sinks.
+//! per_index_lcp), each output erased into a push sink.
 template <class Index, class Out, class LcpOut>
 void run_level(text_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
                const esais_settings& s) {
@@ -41,11 +41,7 @@ void run_level(text_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
         return;
     }
     if constexpr (std::is_void_v<LcpOut>) {
-        as_compiled_output<Index, ext_vector<Index>>(
-            out, [&](auto& o) { per_index<Index>::suffix_array(text, n, o, s); });
-    } else if constexpr (std::is_same_v<Out, ext_vector<Index>> &&
-                         std::is_same_v<LcpOut, ext_vector<Index>>) {
-        per_index_lcp<Index>::arrays(text, n, out, *lcp_out, s);
+        as_push_sink<Index>(out, [&](auto& o) { per_index<Index>::suffix_array(text, n, o, s); });
     } else {
         as_push_sink<Index>(out, [&](auto& o) {
             as_push_sink<Index>(*lcp_out,

@@ -40,16 +40,14 @@ struct reduced_text {
 //! text.
 using symbol_source = std::function<any_pull_source<std::uint16_t>()>;
 
-//! DC3's levels for one index type, into the two output types they are compiled for. Defined
-//! out of line (below) so that emflow/pipelines/sa/compiled.hpp can declare them compiled in
-//! the library emflow::sa: a program then compiles none of the levels itself.
+//! DC3's levels for one index type. Defined out of line (below) so that
+//! emflow/pipelines/sa/compiled.hpp can declare them compiled in the library emflow::sa: a
+//! program then compiles none of the levels itself. The text's suffix array goes into an erased
+//! push sink (a vector through a vector_sink): one output type, compiled once.
 template <class Index>
 struct per_index {
     //! The suffix array of the n-symbol text of symbols (alphabet 1..256) into out.
     static void text(symbol_source& symbols, std::uint64_t n, any_push_sink<Index>& out,
-                     const dc3_settings& cfg);
-    //! As above, into an ext_vector (replaced).
-    static void text(symbol_source& symbols, std::uint64_t n, ext_vector<Index>& out,
                      const dc3_settings& cfg);
     //! The suffix array of a level's reduced text (n names 1..sigma) into sa: DC3's recursion,
     //! and eSAIS's on its S*-substrings' names.
@@ -211,12 +209,6 @@ void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_se
 
 template <class Index>
 void per_index<Index>::text(symbol_source& symbols, std::uint64_t n, any_push_sink<Index>& out,
-                            const dc3_settings& cfg) {
-    dc3_level<Index, std::uint16_t>(symbols, n, 256, out, cfg, 0, 1);
-}
-
-template <class Index>
-void per_index<Index>::text(symbol_source& symbols, std::uint64_t n, ext_vector<Index>& out,
                             const dc3_settings& cfg) {
     dc3_level<Index, std::uint16_t>(symbols, n, 256, out, cfg, 0, 1);
 }

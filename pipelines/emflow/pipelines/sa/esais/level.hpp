@@ -523,16 +523,14 @@ void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out
     }
 }
 
-//! eSAIS's levels for one index type into the two output types they are compiled for, the
-//! suffix array alone. Defined out of line so that emflow/pipelines/sa/compiled.hpp can declare
-//! them compiled in the library emflow::sa.
+//! eSAIS's levels for one index type, the suffix array alone. Defined out of line so that
+//! emflow/pipelines/sa/compiled.hpp can declare them compiled in the library emflow::sa. One
+//! output type: an erased push sink (a vector is written through a vector_sink), since the
+//! inducing passes would be compiled once more for each other output type.
 template <class Index>
 struct per_index {
     //! The suffix array of the n-byte text (n > 0) into out.
     static void suffix_array(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
-                             const esais_settings& cfg);
-    //! As above, into an ext_vector (replaced).
-    static void suffix_array(text_source& text, std::uint64_t n, ext_vector<Index>& out,
                              const esais_settings& cfg);
 };
 
@@ -542,9 +540,6 @@ struct per_index_lcp {
     //! The suffix array of the n-byte text (n > 0) into out, its LCP array into lcp_out.
     static void arrays(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                        any_push_sink<Index>& lcp_out, const esais_settings& cfg);
-    //! As above, into ext_vectors (replaced).
-    static void arrays(text_source& text, std::uint64_t n, ext_vector<Index>& out,
-                       ext_vector<Index>& lcp_out, const esais_settings& cfg);
     //! lcp_minimum_budget() of the text.
     static std::uint64_t least_budget(text_source& text, std::uint64_t n,
                                       const esais_settings& cfg);
@@ -557,20 +552,8 @@ void per_index<Index>::suffix_array(text_source& text, std::uint64_t n, any_push
 }
 
 template <class Index>
-void per_index<Index>::suffix_array(text_source& text, std::uint64_t n, ext_vector<Index>& out,
-                                    const esais_settings& cfg) {
-    esais_level<Index>(text, n, out, static_cast<void*>(nullptr), cfg);
-}
-
-template <class Index>
 void per_index_lcp<Index>::arrays(text_source& text, std::uint64_t n, any_push_sink<Index>& out,
                                   any_push_sink<Index>& lcp_out, const esais_settings& cfg) {
-    esais_level<Index>(text, n, out, &lcp_out, cfg);
-}
-
-template <class Index>
-void per_index_lcp<Index>::arrays(text_source& text, std::uint64_t n, ext_vector<Index>& out,
-                                  ext_vector<Index>& lcp_out, const esais_settings& cfg) {
     esais_level<Index>(text, n, out, &lcp_out, cfg);
 }
 
