@@ -2,9 +2,9 @@
 // emflow::sa: a plain stxxl::vector (default blocks) from DC3, prefix doubling, eSAIS and
 // build_suffix_array's widening path, a vector of wider integers than the indices, and eSAIS's
 // suffix array into a push node beside its LCP array into a plain vector (and the other way
-// round); each construction into plain vectors at the least budget it accepts (the vectors'
-// writers fit in it). All give libdivsufsort's suffix array and Kasai's LCP array and leave no
-// temp file.
+// round, also through build_suffix_and_lcp_arrays' widening path); each construction into plain
+// vectors at the least budget it accepts (the vectors' writers fit in it). All give libdivsufsort's
+// suffix array and Kasai's LCP array and leave no temp file.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/compiled.hpp>
@@ -96,6 +96,16 @@ TEST_CASE("eSAIS with one output pushed and the other into a plain stxxl::vector
         esais<std::uint32_t>(open, t.text.size(), sa, sink, config(32 * MiB));
         CHECK(stopped);
         CHECK(values(sa) == want_sa);
+        CHECK(pushed == want_lcp);
+
+        pushed.clear();
+        stopped = false;
+        emflow_test::collect_sink<emflow_test::index64> wide_sink{&pushed, &stopped};
+        stxxl::vector<emflow_test::index64> wide;  // 32-bit construction, each output widened
+        build_suffix_and_lcp_arrays<emflow_test::index64>(open, t.text.size(), wide, wide_sink,
+                                                          config(32 * MiB));
+        CHECK(stopped);
+        CHECK(values(wide) == want_sa);
         CHECK(pushed == want_lcp);
     }
     CHECK(dir.entries() == 0);

@@ -67,6 +67,17 @@ void run_lcp(OpenText& open_text, std::uint64_t n, Out& out, LcpOut& lcp_out,
     esais<Index>(open_text, n, out, lcp_out, cfg);
 }
 
+//! out (a push node or an stxxl::vector of Index) as a push node of 32-bit indices, widened on
+//! the way in: a vector through a vector_sink, so that no 32-bit copy goes to disk first.
+template <class Index, class Out>
+auto widening_sink(Out& out) {
+    auto widen = [](std::uint32_t x) { return Index(x); };
+    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value)
+        return push_transform<std::uint32_t>(out, widen);
+    else
+        return push_transform<std::uint32_t>(vector_sink(out), widen);
+}
+
 }  // namespace build_detail
 
 //! The suffix array of the n-byte text read by open_text() (a fresh pull node of bytes per
@@ -79,46 +90,28 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
     using narrow = std::uint32_t;
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
-            auto widen = [](narrow x) { return Index(x); };
-            if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value) {
-                // Erased, so that the 32-bit construction compiles once for every output type.
-                auto widening = push_transform<narrow>(out, widen);
-                any_push_sink<narrow> narrow_out(widening);
-                return build_detail::run<narrow>(algorithm, open_text, n, narrow_out, cfg);
-            } else {
-                sa_vector<narrow> sa32;
-                build_detail::run<narrow>(algorithm, open_text, n, sa32, cfg);
-                return materialize(streamify(sa32) | transform(widen), out);
-            }
+            // Erased, so that the 32-bit construction compiles once for every output type.
+            auto widening = build_detail::widening_sink<Index>(out);
+            any_push_sink<narrow> narrow_out(widening);
+            return build_detail::run<narrow>(algorithm, open_text, n, narrow_out, cfg);
         }
     }
     build_detail::run<Index>(algorithm, open_text, n, out, cfg);
 }
 
 //! The suffix array into out and the LCP array (LCP[0] = 0, LCP[k] the LCP of the suffixes SA[k-1]
-//! and SA[k]) into lcp_out, by eSAIS, as build_suffix_array() does (both outputs stxxl::vectors
-//! or both push nodes of Index; 32-bit tuples where they suffice, widened on the way out).
+//! and SA[k]) into lcp_out, by eSAIS, as build_suffix_array() does (each output an stxxl::vector
+//! or a push node of Index; 32-bit tuples where they suffice, widened on the way out).
 template <class Index, class OpenText, class Out, class LcpOut>
 void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& out, LcpOut&& lcp_out,
                                  const sa_config& cfg = {}) {
-    constexpr bool push = emflow::detail::is_push_node<std::decay_t<Out>>::value;
-    static_assert(push == emflow::detail::is_push_node<std::decay_t<LcpOut>>::value,
-                  "both outputs are push nodes or both are vectors");
     using narrow = std::uint32_t;
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
-            auto widen = [](narrow x) { return Index(x); };
-            if constexpr (push) {
-                auto widening = push_transform<narrow>(out, widen);
-                auto widening_lcp = push_transform<narrow>(lcp_out, widen);
-                any_push_sink<narrow> narrow_out(widening), narrow_lcp(widening_lcp);
-                return build_detail::run_lcp<narrow>(open_text, n, narrow_out, narrow_lcp, cfg);
-            } else {
-                sa_vector<narrow> sa32, lcp32;
-                build_detail::run_lcp<narrow>(open_text, n, sa32, lcp32, cfg);
-                materialize(streamify(sa32) | transform(widen), out);
-                return materialize(streamify(lcp32) | transform(widen), lcp_out);
-            }
+            auto widening = build_detail::widening_sink<Index>(out);
+            auto widening_lcp = build_detail::widening_sink<Index>(lcp_out);
+            any_push_sink<narrow> narrow_out(widening), narrow_lcp(widening_lcp);
+            return build_detail::run_lcp<narrow>(open_text, n, narrow_out, narrow_lcp, cfg);
         }
     }
     build_detail::run_lcp<Index>(open_text, n, out, lcp_out, cfg);
