@@ -68,8 +68,7 @@ OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
 //! Runs the graph ending in src, replacing out's contents by its elements.
 template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
 void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_options& opt = {}) {
-    out.clear();
-    auto writer = vector_sink(out);
+    auto writer = vector_sink(out);  // clears out when it starts
     run_graph(
         [&](run_context& ctx) {
             src.start(ctx);

@@ -154,5 +154,15 @@ TEST_CASE("plain stxxl::vector outputs at the least budget the constructions acc
     check_at_least("esais with the LCP array",
                    [&](const sa_config& c) { esais<std::uint32_t>(open, t.size(), out, lcp, c); });
     CHECK(values(lcp) == emflow_test::reference_lcp(t, want));
+    // the widening path: the 32-bit construction writes both wide vectors in its own run
+    stxxl::vector<emflow_test::index64> wide, wide_lcp;
+    const auto widened = [&](const sa_config& c) {
+        build_suffix_and_lcp_arrays<emflow_test::index64>(open, t.size(), wide, wide_lcp, c);
+    };
+    const std::size_t least = accepted_least(widened);
+    INFO("least budget of the widening path " << least);
+    widened(config(least));
+    CHECK(values(wide) == want);
+    CHECK(values(wide_lcp) == emflow_test::reference_lcp(t, want));
     CHECK(dir.entries() == 0);
 }

@@ -10,13 +10,12 @@
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/doubling.hpp>
+#include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 namespace emflow::pipelines::sa {
 
@@ -67,15 +66,17 @@ void run_lcp(OpenText& open_text, std::uint64_t n, Out& out, LcpOut& lcp_out,
     esais<Index>(open_text, n, out, lcp_out, cfg);
 }
 
-//! out (a push node or an stxxl::vector of Index) as a push node of 32-bit indices, widened on
-//! the way in: a vector through a vector_sink, so that no 32-bit copy goes to disk first.
-template <class Index, class Out>
-auto widening_sink(Out& out) {
-    auto widen = [](std::uint32_t x) { return Index(x); };
-    if constexpr (emflow::detail::is_push_node<std::decay_t<Out>>::value)
-        return push_transform<std::uint32_t>(out, widen);
-    else
-        return push_transform<std::uint32_t>(vector_sink(out), widen);
+//! Calls f(sink) with out (a push node or an stxxl::vector of Index) as a push sink of 32-bit
+//! indices, widened on the way in: out erased as as_push_sink() does, so a vector is written
+//! directly, not through a 32-bit copy on disk first.
+template <class Index, class Out, class F>
+void as_widening_sink(Out& out, F&& f) {
+    as_push_sink<Index>(out, [&](any_push_sink<Index>& wide) {
+        auto widening =
+            push_transform<std::uint32_t>(wide, [](std::uint32_t x) { return Index(x); });
+        any_push_sink<std::uint32_t> narrow(widening);
+        f(narrow);
+    });
 }
 
 }  // namespace build_detail
@@ -91,9 +92,9 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
             // Erased, so that the 32-bit construction compiles once for every output type.
-            auto widening = build_detail::widening_sink<Index>(out);
-            any_push_sink<narrow> narrow_out(widening);
-            return build_detail::run<narrow>(algorithm, open_text, n, narrow_out, cfg);
+            return build_detail::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
+                build_detail::run<narrow>(algorithm, open_text, n, o, cfg);
+            });
         }
     }
     build_detail::run<Index>(algorithm, open_text, n, out, cfg);
@@ -108,10 +109,11 @@ void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& ou
     using narrow = std::uint32_t;
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
-            auto widening = build_detail::widening_sink<Index>(out);
-            auto widening_lcp = build_detail::widening_sink<Index>(lcp_out);
-            any_push_sink<narrow> narrow_out(widening), narrow_lcp(widening_lcp);
-            return build_detail::run_lcp<narrow>(open_text, n, narrow_out, narrow_lcp, cfg);
+            return build_detail::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
+                build_detail::as_widening_sink<Index>(lcp_out, [&](any_push_sink<narrow>& l) {
+                    build_detail::run_lcp<narrow>(open_text, n, o, l, cfg);
+                });
+            });
         }
     }
     build_detail::run_lcp<Index>(open_text, n, out, lcp_out, cfg);
