@@ -1,7 +1,5 @@
 // The Catch2 main of the MPI tests: MPI lives for the whole session, every rank runs it.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+#include "catch_session.hpp"
 #include "mpi_test_env.hpp"
 
 #include <emflow/mpi/environment.hpp>
@@ -15,7 +13,7 @@ const emflow::mpi::communicator& emflow_mpi_test::world() { return *world_comm; 
 int main(int argc, char** argv) {
     emflow::mpi::environment env(argc, argv);
     world_comm = &env.world();
-    int failed = Catch::Session().run(argc, argv);
+    int failed = emflow_test::run_catch_session(argc, argv);
     world_comm = nullptr;
     return failed == 0 ? 0 : 1;
 }

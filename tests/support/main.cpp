@@ -1,3 +1,4 @@
-// The Catch2 main shared by every test binary.
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
+// The main of every test binary but the MPI ones.
+#include "catch_session.hpp"
+
+int main(int argc, char** argv) { return emflow_test::run_catch_session(argc, argv); }
