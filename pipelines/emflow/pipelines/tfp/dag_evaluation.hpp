@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -134,14 +135,20 @@ template <typename NodeVector, typename EdgeVector, typename ValueVector>
 class window_evaluator {
 public:
     window_evaluator(const NodeVector& inputs, const EdgeVector& edges, ValueVector& values,
-                     unsigned work)
-        : n_(inputs.size()), work_(work), inputs_(inputs), edges_(edges), values_(values) {}
+                     unsigned work, std::uint64_t max_window)
+        : n_(inputs.size()), most_nodes_(std::size_t(max_window) + 1), work_(work), inputs_(inputs),
+          edges_(edges), values_(values) {}
 
     //! Evaluates the window [next_node(), limit.target) from the bulk of its messages.
     void process(const time_forward_bulk<message_queue>& bulk) {
         const std::uint64_t a = next_, b = bulk.limit()->target, w = b - a;
-        best_ = std::vector<std::atomic<std::int64_t>>(w);
-        for (auto& x : best_) x.store(no_predecessor, std::memory_order_relaxed);
+        if (best_capacity_ < w) {
+            best_capacity_ = grown(best_capacity_, w);
+            best_.reset();  // the old array goes before the new one comes
+            best_.reset(new std::atomic<std::int64_t>[best_capacity_]);
+        }
+        for (std::uint64_t i = 0; i < w; ++i)
+            best_[i].store(no_predecessor, std::memory_order_relaxed);
         for (const message& m : bulk.items()) {
             if (m.target < a || m.target >= b)
                 throw std::logic_error("emflow::pipelines::tfp: a message outside its window");
@@ -149,6 +156,7 @@ public:
         }
         read_window(a, b);
         level_order(a, b);
+        fit(value_, w);
         value_.assign(w, 0);
         for (std::size_t l = 0; l + 1 < level_start_.size(); ++l) {
             tbb::parallel_for(level_start_[l], level_start_[l + 1], [&](std::size_t k) {
@@ -176,12 +184,26 @@ public:
     void finish() { values_out_.finish(); }
 
 private:
+    //! The capacity for w items of an array of capacity c (c < w): a window a little wider than
+    //! every earlier one grows it by a step, not to exactly w (which would reallocate, and fault
+    //! in fresh pages, at each of a run of slowly widening windows); at most most_nodes_.
+    std::size_t grown(std::size_t c, std::size_t w) const {
+        return std::min(std::max(w, c + c / 2), std::max(w, most_nodes_));
+    }
+    //! Room for w items in v, grown as grown() says.
+    template <class V>
+    void fit(V& v, std::size_t w) const {
+        if (v.capacity() < w) v.reserve(grown(v.capacity(), w));
+    }
+
     //! Reads the window's inputs and out-edges (edges are sorted by source).
     void read_window(std::uint64_t a, std::uint64_t b) {
         const std::uint64_t w = b - a;
+        fit(input_, w);
         input_.resize(w);
         for (std::uint64_t i = 0; i < w; ++i) inputs_in_ >> input_[i];
         window_edges_.clear();
+        fit(edge_start_, w + 1);
         edge_start_.assign(w + 1, 0);
         for (; !edges_in_.empty() && edges_in_->source < b; ++edges_in_) {
             const dag_edge& e = *edges_in_;
@@ -198,6 +220,7 @@ private:
     //! Orders the window's nodes by level (longest path inside the window) for parallel waves.
     void level_order(std::uint64_t a, std::uint64_t b) {
         const std::uint64_t w = b - a;
+        fit(level_, w);
         level_.assign(w, 0);
         std::uint32_t levels = w ? 1 : 0;
         for (const dag_edge& e : window_edges_) {  // in source order: a source's level is final
@@ -209,20 +232,23 @@ private:
         level_start_.assign(levels + 1, 0);
         for (std::uint32_t l : level_) ++level_start_[l + 1];
         for (std::uint32_t l = 0; l < levels; ++l) level_start_[l + 1] += level_start_[l];
+        fit(order_, w);
         order_.resize(w);
         std::vector<std::size_t> pos(level_start_.begin(), level_start_.end() - 1);
         for (std::uint32_t i = 0; i < w; ++i) order_[pos[level_[i]]++] = i;
     }
 
     std::uint64_t n_, next_ = 0;
+    std::size_t most_nodes_;  //!< the most items of a window's arrays (nodes + 1)
     unsigned work_;
     const NodeVector& inputs_;
     const EdgeVector& edges_;
     ValueVector& values_;
     typename NodeVector::bufreader_type inputs_in_{inputs_};
     typename EdgeVector::bufreader_type edges_in_{edges_};
-    vector_appender<ValueVector> values_out_{values_};  // a full disk is an exception here
-    std::vector<std::atomic<std::int64_t>> best_;
+    vector_appender<ValueVector> values_out_{values_};   // a full disk is an exception here
+    std::unique_ptr<std::atomic<std::int64_t>[]> best_;  //!< best message per node
+    std::size_t best_capacity_ = 0;
     std::vector<std::int64_t> input_, value_;
     std::vector<dag_edge> window_edges_;
     std::vector<std::size_t> edge_start_, level_start_;
@@ -247,8 +273,8 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
     values.clear();
     values.resize(n);
     message_queue queue(later_target(), cfg.queue);
-    detail::window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(inputs, edges, values,
-                                                                            cfg.work);
+    detail::window_evaluator<NodeVector, EdgeVector, ValueVector> evaluator(
+        inputs, edges, values, cfg.work, cfg.max_window);
     if (n > 0) queue.push(message{0, no_predecessor});
     detail::window_limit_rule<Window> rule(window, cfg.max_window, n);
     progress::phase ph =
