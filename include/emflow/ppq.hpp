@@ -676,10 +676,6 @@ private:
             const std::size_t want = std::min(avail, max - out.size());
             if (want == 0) break;
             std::size_t old = out.size();
-            // Bulks that grow round by round (a widening limit window) grow out by half: resized
-            // from empty to exactly their size, each would reallocate and fault in fresh pages.
-            if (out.capacity() < old + want)
-                out.reserve(std::max(old + want, out.capacity() + out.capacity() / 2));
             out.resize(old + want);
             ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, workers_);
             for (std::size_t k = 0; k < owners.size(); ++k)
