@@ -143,9 +143,11 @@ public:
     void process(const time_forward_bulk<message_queue>& bulk) {
         const std::uint64_t a = next_, b = bulk.limit()->target, w = b - a;
         if (best_capacity_ < w) {
-            best_capacity_ = grown(best_capacity_, w);
+            const std::size_t capacity = grown(best_capacity_, w);
             best_.reset();  // the old array goes before the new one comes
-            best_.reset(new std::atomic<std::int64_t>[best_capacity_]);
+            best_capacity_ = 0;
+            best_.reset(new std::atomic<std::int64_t>[capacity]);
+            best_capacity_ = capacity;
         }
         for (std::uint64_t i = 0; i < w; ++i)
             best_[i].store(no_predecessor, std::memory_order_relaxed);
