@@ -191,7 +191,8 @@ public:
         });
     }
 
-    //! Replaces out's contents by the next min(max_size, size()) items, in pop order.
+    //! Replaces out's contents by the next min(max_size, size()) items, in pop order; out's
+    //! capacity grows to at most max_size (if it was not larger).
     void bulk_pop(std::vector<T>& out, size_type max_size) {
         usable();
         expect(phase::normal, "bulk_pop() inside a bulk or limit phase");
@@ -199,7 +200,8 @@ public:
         guarded([&] { extract_bulk(out, max_size, nullptr); });
     }
     //! Replaces out's contents by the next items (at most max_size) that come strictly before
-    //! limit in pop order, in pop order; returns true if no such item remains in the queue.
+    //! limit in pop order, in pop order (capacity as bulk_pop); returns true if no such item
+    //! remains in the queue.
     bool bulk_pop_limit(std::vector<T>& out, const T& limit, size_type max_size = SIZE_MAX) {
         usable();
         expect(phase::normal, "bulk_pop_limit() inside a bulk or limit phase");
@@ -644,6 +646,7 @@ private:
     //! Appends up to max items (before *user_limit, if given) to out, in pop order.
     void extract_bulk(std::vector<T>& out, std::size_t max, const T* user_limit) {
         if (max < 1024) {  // small bulks: single pops are cheaper than sorting the heaps
+            out.reserve(max);
             while (out.size() < max && !empty()) {
                 top_ref t = find_top();
                 const T& x = t.item(*this);
@@ -676,6 +679,9 @@ private:
             const std::size_t want = std::min(avail, max - out.size());
             if (want == 0) break;
             std::size_t old = out.size();
+            // doubles as resize would, but never past max: a caller sizes its budget by max
+            if (out.capacity() < old + want)
+                out.reserve(std::min(max, std::max(old + want, 2 * out.capacity())));
             out.resize(old + want);
             ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, workers_);
             for (std::size_t k = 0; k < owners.size(); ++k)

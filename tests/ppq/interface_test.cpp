@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 #include <emflow/ppq.hpp>
 
+#include <algorithm>
 #include <random>
+#include <vector>
 
 #include "ppq_reference.hpp"
 #include "test_env.hpp"
@@ -144,6 +146,52 @@ TEST_CASE("bulk_push takes thread ids from OpenMP and oneTBB", "[ppq]") {
         CHECK(out == items);
         CHECK(pq.empty());
     }
+}
+
+TEST_CASE("bulk_pop and bulk_pop_limit grow their output to at most max_size", "[ppq]") {
+    // The output is filled in several merges when the queue is on disk; a caller that budgets
+    // max_size items must not get a vector doubled past it.
+    emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    pq_t pq(std::greater<std::uint64_t>(), ppq_test::tiny_config(2));
+    std::vector<std::uint64_t> items(1000000);
+    for (auto& x : items) {
+        x = rng() % 100000000;
+        pq.push(x);
+    }
+    REQUIRE(pq.stats().items_on_disk > 0);
+    std::sort(items.begin(), items.end());
+    auto next = items.begin();
+    auto expect_next = [&](const std::vector<std::uint64_t>& out) {
+        REQUIRE(std::size_t(items.end() - next) >= out.size());
+        CHECK(std::equal(out.begin(), out.end(), next));
+        next += std::ptrdiff_t(out.size());
+    };
+
+    std::vector<std::uint64_t> out;
+    pq.bulk_pop(out, 300001);
+    CHECK(out.size() == 300001);
+    CHECK(out.capacity() <= 300001);
+    expect_next(out);
+
+    std::vector<std::uint64_t> limited;
+    const std::uint64_t limit = items[700000];  // more than max_size items come before it
+    CHECK_FALSE(pq.bulk_pop_limit(limited, limit, 250003));
+    CHECK(limited.size() == 250003);
+    CHECK(limited.capacity() <= 250003);
+    expect_next(limited);
+
+    std::vector<std::uint64_t> small;  // a bulk below 1024 items is popped one by one
+    pq.bulk_pop(small, 1000);
+    CHECK(small.size() == 1000);
+    CHECK(small.capacity() <= 1000);
+    expect_next(small);
+
+    while (!pq.empty()) {
+        pq.bulk_pop(out, 300001);
+        expect_next(out);
+    }
+    CHECK(next == items.end());
 }
 
 TEST_CASE("stats: external arrays, merges on every level, prefetching and cancelled hints",
