@@ -204,6 +204,30 @@ TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merg
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("one budget: an automatic merge prefetches with what its phase has spare", "[memory]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::vector<u64> v(2 * MiB);  // 16 MiB
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 7919) % 1000003;
+    sorter_node<u64, std::less<u64>> s(std::less<u64>{}, 0);
+    run_options fill;
+    fill.memory_bytes = 4 * MiB;  // runs of at most 2 MiB: at least 8 of them
+    materialize(streamify(v), s, fill);
+    // The merge alone in its run: one pass takes a block per run and a few more (about 4 MiB
+    // here); the rest of 64 MiB is spare, so it adds prefetch_blocks_per_run blocks per run.
+    std::vector<u64> out;
+    memory_report report;
+    run_options merge;
+    merge.memory_bytes = 64 * MiB;
+    merge.memory = &report;
+    materialize(s, std::back_inserter(out), merge);
+    std::sort(v.begin(), v.end());
+    CHECK(out == v);
+    using runs = external_runs<u64, std::less<u64>>;
+    CHECK(report.peak_held >= runs::prefetch_blocks_per_run * 8 * runs::block_bytes());
+    CHECK(report.peak_held <= 64 * MiB);
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[memory][diamond]") {
     emflow_test::configure_test_disks();
     using namespace emflow::pipelines::diamond;

@@ -52,6 +52,9 @@ public:
     //! Least RAM of a merge: an output chunk and, for merging runs in several passes, two read
     //! blocks, a spare one and a writer of two blocks.
     static std::size_t merge_minimum() { return 7 * block_bytes(); }
+    //! Blocks per run a merge may prefetch beyond one pass's: with one, the merge waited for
+    //! each run's next block in turn (bench/memory/README.md, "prefetches deeper").
+    static constexpr std::size_t prefetch_blocks_per_run = 8;
 
     explicit external_runs(Order order) : order_(order) {
         ensure_external_memory();
@@ -87,6 +90,10 @@ public:
     std::size_t one_pass_bytes() const {
         const std::size_t reads = (runs_.size() + 2) * block_bytes();
         return std::min(reads + reads / 7, reads + max_out_bytes);
+    }
+    //! RAM beyond one_pass_bytes() for prefetching prefetch_blocks_per_run blocks per run.
+    std::size_t prefetch_bytes() const {
+        return prefetch_blocks_per_run * runs_.size() * block_bytes();
     }
 
     //! Prepares the merge within mem_bytes (at least merge_minimum()), merging the smallest runs

@@ -15,12 +15,12 @@
 // Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
 // each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass when
-// the budget has room for it then, with up to eight more blocks per run (2 MiB) for prefetching
-// if that is spare (not assigned to its phase's other consumers). An input that makes one run
-// only is sorted and kept in RAM (moved from the run formation's memory to the merge's), unless the
-// merge's phase cannot hold it: then it goes to disk like any run. With async runs, an input
-// that would fit in the whole run memory still makes two runs of half buffers, unless the caller
-// states its length (sort_options::expected_items).
+// the budget has room for it then, prefetching up to external_runs::prefetch_blocks_per_run more
+// blocks per run if that is spare (not assigned to its phase's other consumers). An input that
+// makes one run only is sorted and kept in RAM (moved from the run formation's memory to the
+// merge's), unless the merge's phase cannot hold it: then it goes to disk like any run. With async
+// runs, an input that would fit in the whole run memory still makes two runs of half buffers,
+// unless the caller states its length (sort_options::expected_items).
 //
 // The comparator is any strict weak ordering: cmp(a, b) is true if a comes first. Items are
 // stored on disk as bytes (trivially destructible types, as in STXXL's containers).
@@ -330,10 +330,8 @@ private:
         }
         std::size_t mem = memory_;
         if (mem == 0) {  // automatic: one pass over its runs, prefetching with what is spare
-            // (eight blocks per run: with one, the disk idles between the runs' small requests;
-            // bench/memory/README.md)
             mem = plan.acquire(merge_id_, std::max(s.runs->one_pass_bytes(), merge_minimum()),
-                               8 * s.runs->count() * runs_type::block_bytes());
+                               s.runs->prefetch_bytes());
         } else {
             plan.acquire(merge_id_, mem);
         }
