@@ -155,7 +155,7 @@ TEST_CASE("dc3: output into a push node", "[sa][dc3]") {
 TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[sa][dc3]") {
     emflow_test::configure_test_disks();
     int opened = 0;
-    const text_bytes t(MiB, 'a');
+    const text_bytes t(4 * MiB, 'a');  // in RAM it would need more than externally
     auto open = [&] {
         ++opened;
         return streamify(t);

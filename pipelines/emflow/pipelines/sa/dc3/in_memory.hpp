@@ -1,108 +1,149 @@
-// emflow/pipelines/sa/dc3/in_memory.hpp: DC3 in RAM (Kärkkäinen & Sanders 2003, with counting
-// sorts), the base case of the external recursion once a level's text fits in the budget. Uses
-// the external levels' conventions: symbols 1..sigma, 0 past the end, the reduced text holds the
-// 1-mod-3 sample (plus the dummy position n when n mod 3 == 1) then the 2-mod-3 sample.
+// emflow/pipelines/sa/dc3/in_memory.hpp: the base case of the external recursion once a level's
+// text fits in the budget: the suffix array in RAM by induced sorting (SA-IS: Nong, Zhang & Chan,
+// "Linear Suffix Array Construction by Almost Pure Induced-Sorting", DCC 2009). It needs about
+// three words per symbol where DC3 in RAM needed eight, so the external levels hand over a level
+// or two earlier, and it is faster. Sequential. Symbols are 1..sigma (the external levels'
+// convention); a virtual 0 past the end makes a proper prefix sort first.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace emflow::pipelines::sa::dc3_detail {
 
-//! Bytes that suffix_array_in_memory needs for n symbols of type I (the text, the suffix array
-//! and every level's reduced text and suffix array, with room to spare).
+//! Bytes that suffix_array_in_memory needs for n symbols of type I, with the text and the suffix
+//! array: a bucket array of at most n + 1 words, the types (a bit per symbol at each level).
 template <class I>
 constexpr std::uint64_t in_memory_bytes(std::uint64_t n) {
-    return 8 * (n + 4) * sizeof(I);
+    return 3 * (n + 4) * sizeof(I) + n / 4 + 64;
 }
 
-//! Stable counting sort of the positions in[0..count) into out by key[in[k]] in 0..sigma.
+namespace sais_detail {
+
+//! The suffix array of s[0..n) (symbols 1..sigma, a virtual 0 at n) into sa[0..n); sa may hold
+//! nothing else. s may lie in the caller's sa beyond n (the recursion's reduced text does).
 template <class I>
-void counting_sort(const I* in, I* out, std::size_t count, const I* key, std::size_t sigma) {
-    std::vector<I> start(sigma + 2, 0);
-    for (std::size_t k = 0; k < count; ++k) ++start[key[in[k]] + 1];
-    for (std::size_t c = 1; c <= sigma + 1; ++c) start[c] += start[c - 1];
-    for (std::size_t k = 0; k < count; ++k) out[start[key[in[k]]]++] = in[k];
-}
+class induced_sorting {
+public:
+    induced_sorting(const I* s, std::size_t n, std::size_t sigma, I* sa)
+        : s_(s), n_(n), sigma_(sigma), sa_(sa), stype_(n) {}
 
-//! Writes the suffix array of s[0..n) to sa[0..n); the symbols are 1..sigma and s[n..n+3) == 0.
+    void run() {
+        classify();
+        // Sort the LMS substrings: LMS positions at their buckets' ends, then induce.
+        std::fill(sa_, sa_ + n_, empty);
+        {
+            std::vector<I> end = buckets(true);
+            for (std::size_t i = 1; i < n_; ++i)
+                if (is_lms(i)) sa_[--end[s_[i]]] = I(i);
+        }
+        induce();
+        const std::size_t n1 = name_lms_substrings();
+        // Sort the LMS suffixes: by recursion on the names while they are not unique.
+        I* s1 = sa_ + n_ - n1;
+        if (names_ < n1) {
+            std::vector<bool>().swap(stype_);  // room for the recursion; made again below
+            induced_sorting<I>(s1, n1, names_, sa_).run();
+            stype_.assign(n_, false);
+            classify();
+        } else {
+            for (std::size_t k = 0; k < n1; ++k) sa_[s1[k] - 1] = I(k);
+        }
+        // The sorted LMS suffixes at their buckets' ends (largest first), then induce.
+        for (std::size_t i = 1, k = 0; i < n_; ++i)
+            if (is_lms(i)) s1[k++] = I(i);
+        for (std::size_t k = 0; k < n1; ++k) sa_[k] = s1[sa_[k]];
+        std::fill(sa_ + n1, sa_ + n_, empty);
+        {
+            std::vector<I> end = buckets(true);
+            for (std::size_t k = n1; k-- > 0;) {
+                const I j = sa_[k];
+                sa_[k] = empty;
+                sa_[--end[s_[j]]] = j;
+            }
+        }
+        induce();
+    }
+
+private:
+    static constexpr I empty = I(~I(0));
+
+    //! S-type (true) or L-type of every position; n - 1 is L-type (it precedes the virtual 0).
+    void classify() {
+        for (std::size_t i = n_ - 1; i-- > 0;)
+            stype_[i] = s_[i] < s_[i + 1] || (s_[i] == s_[i + 1] && stype_[i + 1]);
+    }
+    //! True if i (0 < i < n) is leftmost S-type.
+    bool is_lms(std::size_t i) const { return stype_[i] && !stype_[i - 1]; }
+    //! The first (ends: one past the last) slot of every symbol's bucket.
+    std::vector<I> buckets(bool ends) const {
+        std::vector<I> b(sigma_ + 2, 0);
+        for (std::size_t i = 0; i < n_; ++i) ++b[s_[i] + 1];
+        for (std::size_t c = 1; c < b.size(); ++c) b[c] += b[c - 1];
+        if (ends) b.erase(b.begin());
+        return b;
+    }
+    //! Induces the L-type suffixes from the S-type ones placed (and the virtual 0, which induces
+    //! n - 1), then the S-type suffixes from the L-type ones.
+    void induce() {
+        {
+            std::vector<I> head = buckets(false);
+            sa_[head[s_[n_ - 1]]++] = I(n_ - 1);
+            for (std::size_t i = 0; i < n_; ++i) {
+                const I j = sa_[i];
+                if (j != empty && j > 0 && !stype_[j - 1]) sa_[head[s_[j - 1]]++] = I(j - 1);
+            }
+        }
+        std::vector<I> end = buckets(true);
+        for (std::size_t i = n_; i-- > 0;) {
+            const I j = sa_[i];
+            if (j != empty && j > 0 && stype_[j - 1]) sa_[--end[s_[j - 1]]] = I(j - 1);
+        }
+    }
+    //! True if the LMS substrings at a and b (up to the next LMS position) are equal.
+    bool same_substring(std::size_t a, std::size_t b) const {
+        for (std::size_t d = 0;; ++d) {
+            if (a + d == n_ || b + d == n_) return false;  // only one of them ends at the 0
+            if (s_[a + d] != s_[b + d] || stype_[a + d] != stype_[b + d]) return false;
+            if (d > 0) {
+                const bool la = is_lms(a + d), lb = is_lms(b + d);
+                if (la || lb) return la && lb;
+            }
+        }
+    }
+    //! Moves the sorted LMS positions to sa[0..n1) and their names (1..names_), in text order,
+    //! to sa[n - n1..n); returns n1. Names go to sa[n1 + i / 2] first: LMS positions are at
+    //! least two apart, and n1 <= n / 2.
+    std::size_t name_lms_substrings() {
+        std::size_t n1 = 0;
+        for (std::size_t i = 0; i < n_; ++i)
+            if (sa_[i] > 0 && is_lms(sa_[i])) sa_[n1++] = sa_[i];
+        std::fill(sa_ + n1, sa_ + n_, empty);
+        names_ = 0;
+        for (std::size_t k = 0; k < n1; ++k) {
+            if (k == 0 || !same_substring(sa_[k], sa_[k - 1])) ++names_;
+            sa_[n1 + sa_[k] / 2] = I(names_);
+        }
+        for (std::size_t i = n_, j = n_; i-- > n1;)
+            if (sa_[i] != empty) sa_[--j] = sa_[i];
+        return n1;
+    }
+
+    const I* s_;
+    std::size_t n_, sigma_;
+    I* sa_;
+    std::vector<bool> stype_;
+    std::size_t names_ = 0;
+};
+
+}  // namespace sais_detail
+
+//! Writes the suffix array of s[0..n) to sa[0..n); the symbols are 1..sigma.
 template <class I>
 void suffix_array_in_memory(const I* s, std::size_t n, std::size_t sigma, I* sa) {
-    if (n == 0) return;
-    const std::size_t n0 = (n + 2) / 3, n2 = n / 3, m = n0 + n2;
-    auto position = [&](std::size_t j) { return j < n0 ? 3 * j + 1 : 3 * (j - n0) + 2; };
-    auto reduced = [&](std::size_t i) { return i % 3 == 1 ? i / 3 : n0 + i / 3; };
-
-    // Sort the sample by its triples (three stable passes, last symbol first) and name them.
-    std::vector<I> r(m + 3, 0), sa12(m + 3, 0);
-    {
-        std::vector<I> a(m), b(m);
-        for (std::size_t j = 0; j < m; ++j) a[j] = I(position(j));
-        counting_sort(a.data(), b.data(), m, s + 2, sigma);
-        counting_sort(b.data(), a.data(), m, s + 1, sigma);
-        counting_sort(a.data(), b.data(), m, s, sigma);
-        std::size_t name = 0;
-        for (std::size_t k = 0; k < m; ++k) {
-            const I* t = s + b[k];
-            if (k == 0 || t[0] != s[b[k - 1]] || t[1] != s[b[k - 1] + 1] || t[2] != s[b[k - 1] + 2])
-                ++name;
-            r[reduced(b[k])] = I(name);
-        }
-        if (name < m) {
-            std::vector<I>().swap(a);  // the recursion needs the room
-            std::vector<I>().swap(b);
-            suffix_array_in_memory(r.data(), m, name, sa12.data());
-            for (std::size_t k = 0; k < m; ++k) r[sa12[k]] = I(k + 1);
-        } else {
-            for (std::size_t j = 0; j < m; ++j) sa12[r[j] - 1] = I(j);
-        }
-    }
-    // r is now the rank of every sample suffix (by reduced position); 0 past the end.
-    auto rank = [&](std::size_t i) -> std::size_t {
-        if (i % 3 == 1) return i / 3 < n0 ? std::size_t(r[i / 3]) : 0;
-        return i / 3 < n2 ? std::size_t(r[n0 + i / 3]) : 0;
-    };
-
-    // Class 0 in the order of (T[i], r[i+1]): by r[i+1] from sa12, then stably by T[i].
-    std::vector<I> sa0(n0), by_next(n0);
-    for (std::size_t k = 0, q = 0; k < m; ++k)
-        if (sa12[k] < n0) by_next[q++] = I(3 * sa12[k]);
-    counting_sort(by_next.data(), sa0.data(), n0, s, sigma);
-    std::vector<I>().swap(by_next);
-
-    // Merge class 0 with the sample (skipping the dummy position n) by the DC3 comparisons.
-    std::size_t k0 = 0, k12 = 0, out = 0;
-    while (out < n) {
-        std::size_t j = k12 < m ? position(sa12[k12]) : n;
-        if (j >= n && k12 < m) {
-            ++k12;  // the dummy
-            continue;
-        }
-        if (k0 == n0) {
-            sa[out++] = I(j);
-            ++k12;
-            continue;
-        }
-        std::size_t i = sa0[k0];
-        bool sample_first = false;
-        if (k12 < m) {
-            if (j % 3 == 1)
-                sample_first = s[j] < s[i] || (s[j] == s[i] && rank(j + 1) < rank(i + 1));
-            else
-                sample_first =
-                    s[j] < s[i] ||
-                    (s[j] == s[i] &&
-                     (s[j + 1] < s[i + 1] || (s[j + 1] == s[i + 1] && rank(j + 2) < rank(i + 2))));
-        }
-        if (sample_first) {
-            sa[out++] = I(j);
-            ++k12;
-        } else {
-            sa[out++] = I(i);
-            ++k0;
-        }
-    }
+    if (n > 0) sais_detail::induced_sorting<I>(s, n, sigma, sa).run();
 }
 
 }  // namespace emflow::pipelines::sa::dc3_detail

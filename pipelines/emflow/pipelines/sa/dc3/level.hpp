@@ -85,11 +85,10 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
     auto ph =
         begin_phase(cfg.report, phase_name(level, "in-memory suffix array"), n * symbol_bytes);
     std::vector<I> s;
-    s.reserve(n + 3);
+    s.reserve(n);
     materialize(count_progress(open_text(), ph, symbol_bytes) |
                     transform([](const auto& c) { return I(std::uint64_t(c)); }),
                 std::back_inserter(s));
-    s.resize(n + 3, I(0));
     std::vector<I> sa(n);
     suffix_array_in_memory(s.data(), std::size_t(n), std::size_t(sigma), sa.data());
     std::vector<I>().swap(s);
