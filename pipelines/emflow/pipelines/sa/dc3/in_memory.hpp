@@ -2,8 +2,12 @@
 // text fits in the budget: the suffix array in RAM by induced sorting (SA-IS: Nong, Zhang & Chan,
 // "Linear Suffix Array Construction by Almost Pure Induced-Sorting", DCC 2009). It needs about
 // three words per symbol where DC3 in RAM needed eight, so the external levels hand over a level
-// or two earlier, and it is faster. Sequential. Symbols are 1..sigma (the external levels'
-// convention); a virtual 0 past the end makes a proper prefix sort first.
+// or two earlier. Sequential. Symbols are 1..sigma (the external levels' convention); a virtual 0
+// past the end makes a proper prefix sort first.
+//
+// The inducing scans are bound by cache misses (random reads of the text and the buckets), so
+// they read the types from the text instead of the type bits, prefetch a few entries ahead, and
+// reuse the buckets' starts where they fit (bench/sa/README.md, "The in-memory base case").
 #pragma once
 
 #include <algorithm>
@@ -14,7 +18,7 @@
 namespace emflow::pipelines::sa::dc3_detail {
 
 //! Bytes that suffix_array_in_memory needs for n symbols of type I, with the text and the suffix
-//! array: a bucket array of at most n + 1 words, the types (a bit per symbol at each level).
+//! array: bucket arrays of at most n + 4 words, the types (a bit per symbol at each level).
 template <class I>
 constexpr std::uint64_t in_memory_bytes(std::uint64_t n) {
     return 3 * (n + 4) * sizeof(I) + n / 4 + 64;
@@ -45,6 +49,7 @@ public:
         I* s1 = sa_ + n_ - n1;
         if (names_ < n1) {
             std::vector<bool>().swap(stype_);  // room for the recursion; made again below
+            std::vector<I>().swap(starts_);
             induced_sorting<I>(s1, n1, names_, sa_).run();
             stype_.assign(n_, false);
             classify();
@@ -69,6 +74,8 @@ public:
 
 private:
     static constexpr I empty = I(~I(0));
+    //! How far ahead the inducing scans prefetch the text (and half as far, the buckets).
+    static constexpr std::size_t ahead = 16;
 
     //! S-type (true) or L-type of every position; n - 1 is L-type (it precedes the virtual 0).
     void classify() {
@@ -77,11 +84,18 @@ private:
     }
     //! True if i (0 < i < n) is leftmost S-type.
     bool is_lms(std::size_t i) const { return stype_[i] && !stype_[i - 1]; }
-    //! The first (ends: one past the last) slot of every symbol's bucket.
-    std::vector<I> buckets(bool ends) const {
-        std::vector<I> b(sigma_ + 2, 0);
-        for (std::size_t i = 0; i < n_; ++i) ++b[s_[i] + 1];
-        for (std::size_t c = 1; c < b.size(); ++c) b[c] += b[c - 1];
+    //! The first (ends: one past the last) slot of every symbol's bucket. The starts are kept
+    //! for the next call if they and a working copy take at most n words (in_memory_bytes).
+    std::vector<I> buckets(bool ends) {
+        std::vector<I> b;
+        if (!starts_.empty()) {
+            b = starts_;
+        } else {
+            b.assign(sigma_ + 2, 0);
+            for (std::size_t i = 0; i < n_; ++i) ++b[s_[i] + 1];
+            for (std::size_t c = 1; c < b.size(); ++c) b[c] += b[c - 1];
+            if (2 * b.size() <= n_) starts_ = b;
+        }
         if (ends) b.erase(b.begin());
         return b;
     }
@@ -92,15 +106,32 @@ private:
             std::vector<I> head = buckets(false);
             sa_[head[s_[n_ - 1]]++] = I(n_ - 1);
             for (std::size_t i = 0; i < n_; ++i) {
+                if (i + ahead < n_) prefetch_text(sa_[i + ahead]);
+                if (i + ahead / 2 < n_) prefetch_bucket(sa_[i + ahead / 2], head);
                 const I j = sa_[i];
-                if (j != empty && j > 0 && !stype_[j - 1]) sa_[head[s_[j - 1]]++] = I(j - 1);
+                // Only L-type and LMS suffixes are placed yet, so j - 1 is L-type iff
+                // s[j - 1] >= s[j].
+                if (j != empty && j > 0 && s_[j - 1] >= s_[j]) sa_[head[s_[j - 1]]++] = I(j - 1);
             }
         }
         std::vector<I> end = buckets(true);
         for (std::size_t i = n_; i-- > 0;) {
+            if (i >= ahead) prefetch_text(sa_[i - ahead]);
+            if (i >= ahead / 2) prefetch_bucket(sa_[i - ahead / 2], end);
             const I j = sa_[i];
-            if (j != empty && j > 0 && stype_[j - 1]) sa_[--end[s_[j - 1]]] = I(j - 1);
+            if (j == empty || j == 0) continue;
+            // j is S-type iff this scan placed it: at or after its bucket's end pointer.
+            const I c = s_[j], p = s_[j - 1];
+            if (p < c || (p == c && i >= end[c])) sa_[--end[p]] = I(j - 1);
         }
+    }
+    //! Prefetches s[j - 1] (and s[j]) of the entry j.
+    void prefetch_text(I j) const {
+        if (j != empty && j > 0) __builtin_prefetch(s_ + j - 1);
+    }
+    //! Prefetches the pointer in b of the bucket the entry j induces into.
+    void prefetch_bucket(I j, const std::vector<I>& b) const {
+        if (j != empty && j > 0) __builtin_prefetch(b.data() + s_[j - 1]);
     }
     //! True if the LMS substrings at a and b (up to the next LMS position) are equal.
     bool same_substring(std::size_t a, std::size_t b) const {
@@ -135,6 +166,7 @@ private:
     std::size_t n_, sigma_;
     I* sa_;
     std::vector<bool> stype_;
+    std::vector<I> starts_;  // the buckets' starts, if kept (buckets())
     std::size_t names_ = 0;
 };
 
