@@ -1,7 +1,7 @@
 // The in-memory base case (SA-IS on integer alphabets, dc3/in_memory.hpp) against a prefix-doubling
 // reference: random texts over small and large alphabets (up to one name per symbol, as a DC3
 // level's reduced text can have), all-equal, Fibonacci and period-doubling words (deep
-// recursion), lengths 0 to a few thousand, 32- and 64-bit symbols.
+// recursion), lengths 0 to 100 000, 32- and 64-bit symbols.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/dc3/in_memory.hpp>

@@ -163,14 +163,23 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
     sa_vector<std::uint32_t> out;
     sa_config cfg;
     cfg.memory_bytes = 4 * MiB;
-    try {
-        dc3<std::uint32_t>(open, t.size(), out, cfg);
-        FAIL("no config_error");
-    } catch (const config_error& e) {
-        const std::string minimum =
-            std::to_string(dc3_detail::external_minimum(pipelining::parallel));
-        CHECK(std::string(e.what()).find(minimum) != std::string::npos);
-    }
+    // The least budget named is the smaller of the external levels' and the text's in RAM.
+    auto fails_naming = [&](std::uint64_t n, std::uint64_t minimum) {
+        try {
+            dc3<std::uint32_t>(open, n, out, cfg);
+            FAIL("no config_error");
+        } catch (const config_error& e) {
+            INFO(e.what());
+            CHECK(std::string(e.what()).find(std::to_string(minimum)) != std::string::npos);
+        }
+    };
+    const std::uint64_t external = dc3_detail::external_minimum(pipelining::parallel);
+    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(t.size()) > external);
+    fails_naming(t.size(), external);
+    const std::uint64_t small = MiB / 4;
+    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(small) < external);
+    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(small) > cfg.memory_bytes);
+    fails_naming(small, dc3_detail::in_memory_need<std::uint32_t>(small));
     cfg.memory_bytes = 64 * MiB;
     CHECK_THROWS_AS(dc3<std::uint32_t>(open, std::uint64_t(1) << 32, out, cfg),
                     std::invalid_argument);
