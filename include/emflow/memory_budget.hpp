@@ -142,6 +142,9 @@ public:
     memory_plan& operator=(const memory_plan&) = delete;
     ~memory_plan() { end_phases(); }
 
+    //! The budget in bytes (0: none).
+    std::size_t budget() const { return budget_; }
+
     //! The level nodes started now belong to.
     int level() const { return level_; }
 

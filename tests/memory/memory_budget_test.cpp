@@ -228,6 +228,39 @@ TEST_CASE("one budget: an automatic merge prefetches with what its phase has spa
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("one budget: a merge shares its phase with the next sort's run formation",
+          "[memory]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::vector<u64> v(4 * MiB);  // 32 MiB: about eight runs of the first sort under 8 MiB
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 10000019;
+    std::vector<u64> out;
+    memory_report report;
+    run_options opt;
+    opt.memory_bytes = 8 * MiB;
+    opt.memory = &report;
+    const io_volume before = current_io_volume();
+    materialize(streamify(v) | sort(std::less<>()) | transform([](u64 x) { return x ^ 1; }) |
+                    sort(std::less<>()),
+                std::back_inserter(out), opt);
+    const io_volume after = current_io_volume();
+    for (auto& x : v) x ^= 1;
+    std::sort(v.begin(), v.end());
+    CHECK(out == v);
+    // Level -1 holds the first sort's merge and the second's run formation: equal shares, so
+    // the merge has room to prefetch beyond its one pass (it had only its minimum before).
+    const auto merge = assigned(report, -1, "merge"), runs = assigned(report, -1, "sort runs");
+    REQUIRE(merge.size() == 1);
+    REQUIRE(runs.size() == 1);
+    CHECK(merge[0] == runs[0]);
+    CHECK(merge[0] >= 3 * MiB);
+    CHECK(report.peak_held <= opt.memory_bytes);
+    // each sort writes and reads its runs once: no merge pass was added for the smaller runs
+    const std::uint64_t input = v.size() * sizeof(u64);
+    CHECK(after.bytes_written - before.bytes_written <= 2 * input + 4 * MiB);
+    CHECK(after.bytes_read - before.bytes_read <= 2 * input + 4 * MiB);
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[memory][diamond]") {
     emflow_test::configure_test_disks();
     using namespace emflow::pipelines::diamond;

@@ -14,9 +14,10 @@
 //
 // Memory (emflow/memory_budget.hpp): the run formation (two run buffers and the run writer) and
 // the merge are two consumers of different phases. A sorter given memory_bytes uses them for
-// each; an automatic one (0) forms runs in what its phase assigns it and merges in one pass when
-// the budget has room for it then, prefetching up to external_runs::prefetch_blocks_per_run more
-// blocks per run if that is spare (not assigned to its phase's other consumers). An input that
+// each; an automatic one (0) forms runs in what its phase assigns it and what is spare then, and
+// merges in one pass when the budget has room for it, prefetching up to
+// external_runs::prefetch_blocks_per_run more blocks per run within the merge's share of its
+// phase and what is spare (not assigned to the phase's other consumers). An input that
 // makes one run only is sorted and kept in RAM (moved from the run formation's memory to the
 // merge's), unless the merge's phase cannot hold it: then it goes to disk like any run. With async
 // runs, an input that would fit in the whole run memory still makes two runs of half buffers,
@@ -168,20 +169,26 @@ private:
                 {}, 1);
             ++level;
         }
-        // The merge is reserved its minimum; at its start it takes what its runs need from
-        // what is free then (memory_plan::acquire).
+        // The merge shares its phase with the next sort's run formation as an equal: a merge
+        // reserved only its minimum found the whole phase reserved for the run formation and
+        // waited for each run's next block (bench/memory/README.md, "the merge's share"). At
+        // its start it takes one pass and what it can use for prefetching, within that share
+        // and what is spare (memory_plan::acquire).
         merge_id_ = plan.declare_at(
             level, "merge",
             explicit_budget ? memory_demand::fixed(memory_)
-                            : memory_demand{merge_minimum(), unbounded_memory, 0, merge_minimum()},
+                            : memory_demand{merge_minimum(), unbounded_memory, 1, merge_minimum()},
             {}, 2);
     }
 
-    //! Allocates the run buffers from the run formation's assignment: two halves with async
-    //! runs, unless the expected input fits in the whole (then overlapping would only split
-    //! one run in RAM into two on disk).
+    //! Allocates the run buffers from the run formation's assignment and, if automatic, what
+    //! its phase has spare (a merge beside it may use less than its share): two halves with
+    //! async runs, unless the expected input fits in the whole (then overlapping would only
+    //! split one run in RAM into two on disk).
     void allocate_runs() {
-        std::size_t mem = ctx_->memory().acquire(runs_id_, ctx_->memory().assigned(runs_id_));
+        memory_plan& plan = ctx_->memory();
+        const std::size_t mem =
+            plan.acquire(runs_id_, plan.assigned(runs_id_), memory_ > 0 ? 0 : plan.budget());
         const std::size_t room =
             std::max<std::size_t>(1, (mem - std::min(mem, runs_type::writer_bytes())) / sizeof(T));
         const bool fits = opt_.expected_items > 0 && opt_.expected_items < room;
