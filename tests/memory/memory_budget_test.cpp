@@ -228,8 +228,7 @@ TEST_CASE("one budget: an automatic merge prefetches with what its phase has spa
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("one budget: a merge shares its phase with the next sort's run formation",
-          "[memory]") {
+TEST_CASE("one budget: a merge shares its phase with the next sort's run formation", "[memory]") {
     auto& dir = emflow_test::configure_test_disks();
     std::vector<u64> v(4 * MiB);  // 32 MiB: about eight runs of the first sort under 8 MiB
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 10000019;

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <random>
+#include <stdexcept>
 #include <string>
 
 namespace emflow_test {
@@ -48,15 +49,34 @@ private:
     std::filesystem::path path_;
 };
 
+//! The process-wide test directory (made on first call).
+inline scoped_test_dir& test_dir() {
+    static scoped_test_dir dir;
+    return dir;
+}
+
 //! The process-wide test directory; external memory is configured inside it on first call.
 //! Every CTest test runs in its own process, so every test gets its own directory.
-inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg = {}) {
-    static scoped_test_dir dir;
+inline scoped_test_dir& configure_test_disks() {
     if (!emflow::external_memory_configured()) {
-        cfg.tmp_base = dir.path().string();
+        emflow::external_memory_config cfg;
+        cfg.tmp_base = test_dir().path().string();
         emflow::configure_external_memory(cfg);
     }
-    return dir;
+    return test_dir();
+}
+
+//! The same with disks as cfg says (a capacity-limited disk, another I/O method). STXXL's disks
+//! are configured once per process, so the test must be its process's first: run after another
+//! one (a whole test binary run by hand) it would test the other's disks, and this throws.
+inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg) {
+    if (emflow::external_memory_configured())
+        throw std::logic_error(
+            "this test configures its own disks and must run in a process of its own (as CTest "
+            "runs it); run it alone: <test binary> \"<test name>\"");
+    cfg.tmp_base = test_dir().path().string();
+    emflow::configure_external_memory(cfg);
+    return test_dir();
 }
 
 //! A seed from $EMFLOW_TEST_SEED (to replay a run) or a fresh random one; printed either way.
