@@ -72,8 +72,8 @@ inline scoped_test_dir& configure_test_disks() {
 inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg) {
     if (emflow::external_memory_configured())
         throw std::logic_error(
-            "this test configures its own disks and must run in a process of its own (as CTest "
-            "runs it); run it alone: <test binary> \"<test name>\"");
+            "this test configures its own disks and must run in a process of its own: run it "
+            "through ctest, or alone by its name (with a comma in the name escaped as \\,)");
     cfg.tmp_base = test_dir().path().string();
     emflow::configure_external_memory(cfg);
     return test_dir();
