@@ -246,7 +246,7 @@ TEST_CASE("one budget: a merge shares its phase with the next sort's run formati
     std::sort(v.begin(), v.end());
     CHECK(out == v);
     // Level -1 holds the first sort's merge and the second's run formation: equal shares, so
-    // the merge has room to prefetch beyond its one pass (it had only its minimum before).
+    // the merge has room to prefetch beyond its one pass (with its minimum it could not).
     const auto merge = assigned(report, -1, "merge"), runs = assigned(report, -1, "sort runs");
     REQUIRE(merge.size() == 1);
     REQUIRE(runs.size() == 1);
