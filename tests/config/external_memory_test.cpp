@@ -111,6 +111,17 @@ TEST_CASE("configuring twice is a logic error", "[config]") {
     CHECK(emflow::external_memory_configured());
 }
 
+TEST_CASE("a test's own disks after the process has disks: a logic error, not the wrong disks",
+          "[config]") {
+    auto& dir = emflow_test::configure_test_disks();
+    emflow::external_memory_config small;
+    small.disks = {emflow::disk_spec{1u << 20}};
+    REQUIRE_THROWS_AS(emflow_test::configure_test_disks(small), std::logic_error);
+    CHECK(&emflow_test::configure_test_disks() == &dir);  // the default disks stay
+    CHECK(stxxl::config::get_instance()->disks_number() == 1);
+    CHECK(stxxl::config::get_instance()->disk(0).size != (1u << 20));
+}
+
 TEST_CASE("two parallel disks with linuxaio", "[config]") {
     emflow::external_memory_config cfg;
     cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};

@@ -55,20 +55,10 @@ inline scoped_test_dir& test_dir() {
     return dir;
 }
 
-//! The process-wide test directory; external memory is configured inside it on first call.
-//! Every CTest test runs in its own process, so every test gets its own directory.
-inline scoped_test_dir& configure_test_disks() {
-    if (!emflow::external_memory_configured()) {
-        emflow::external_memory_config cfg;
-        cfg.tmp_base = test_dir().path().string();
-        emflow::configure_external_memory(cfg);
-    }
-    return test_dir();
-}
-
-//! The same with disks as cfg says (a capacity-limited disk, another I/O method). STXXL's disks
-//! are configured once per process, so the test must be its process's first: run after another
-//! one (a whole test binary run by hand) it would test the other's disks, and this throws.
+//! The process-wide test directory, with STXXL's disks configured in it as cfg says (a
+//! capacity-limited disk, another I/O method). STXXL's disks are configured once per process,
+//! so the test must be its process's first: run after another one (a whole test binary run by
+//! hand) it would test the other's disks, and this throws.
 inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg) {
     if (emflow::external_memory_configured())
         throw std::logic_error(
@@ -76,6 +66,13 @@ inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg)
             "through ctest, or alone by its name (with a comma in the name escaped as \\,)");
     cfg.tmp_base = test_dir().path().string();
     emflow::configure_external_memory(cfg);
+    return test_dir();
+}
+
+//! The process-wide test directory; the default disks are configured inside it on first call.
+//! Every CTest test runs in its own process, so every test gets its own directory.
+inline scoped_test_dir& configure_test_disks() {
+    if (!emflow::external_memory_configured()) return configure_test_disks({});
     return test_dir();
 }
 
