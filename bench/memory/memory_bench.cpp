@@ -5,8 +5,8 @@
 //
 //   memory_bench <diamond|sort|tfp> <budget MiB> <input MiB> <auto|hand> [hand MiB] [--progress]
 //
-// hand MiB: each sorter's (diamond, sort) or the queue's (tfp) memory. --progress: per-phase
-// progress to stderr (for its overhead).
+// hand MiB: each sorter's memory (diamond, sort), or the queue's (tfp; its window gets what the
+// budget leaves). --progress: per-phase progress to stderr (for its overhead).
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/diamond/diamond.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
@@ -90,7 +90,16 @@ std::size_t run(const setup& s, Timed&& timed) {
         if (s.automatic) {
             cfg.memory_bytes = s.budget;
         } else {
+            // A split of the same budget: the queue gets hand bytes and the window what the
+            // budget leaves after the streams, the queue and the third of it that the pipeline
+            // counts for the bulk (resolve_budget).
+            const std::size_t fixed = tfp::evaluation_stream_bytes() + s.hand / 3 * 4;
+            if (fixed + 1024 * tfp::window_bytes_per_node > s.budget)
+                throw std::invalid_argument("tfp: a queue of " + std::to_string(s.hand >> 20) +
+                                            " MiB leaves no window in the budget");
             cfg.queue.memory_bytes = s.hand;
+            cfg.max_window =
+                std::min<u64>((s.budget - fixed) / tfp::window_bytes_per_node, cfg.max_window);
         }
         cfg.report = s.report;
         adaptive_window window(tfp::default_target_bulk(cfg));

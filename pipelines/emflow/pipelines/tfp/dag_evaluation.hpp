@@ -72,12 +72,16 @@ struct evaluation_config {
 //! out-edges on average).
 inline constexpr std::size_t window_bytes_per_node = 8 * 8 + 2 * sizeof(dag_edge);
 
+//! Bytes of the evaluation's vector streams (inputs and values read or written, edges read).
+inline std::size_t evaluation_stream_bytes() {
+    return vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
+}
+
 //! cfg with the queue's budget and max_window derived from cfg.memory_bytes (file comment);
 //! cfg itself if it has no budget. Throws config_error if the budget is too small.
 inline evaluation_config resolve_budget(evaluation_config cfg) {
     if (cfg.memory_bytes == 0) return cfg;
-    const std::size_t streams =
-        vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
+    const std::size_t streams = evaluation_stream_bytes();
     const std::size_t queue_min = 8 << 20;
     // The window may take half the budget, as long as the queue keeps its least: fewer, larger
     // rounds gain more than queue memory beyond a few MiB (bench/memory/README.md).
