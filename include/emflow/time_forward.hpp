@@ -63,17 +63,22 @@ public:
     const std::vector<value_type>& items() const { return items_; }
     //! The limit the bulk was extracted with, or nullptr for a next_k bulk.
     const value_type* limit() const { return limit_; }
+    //! True if max_bulk cut the bulk short of its limit: the items before the last item's key
+    //! are all there, items with the last item's key may still be in the queue.
+    bool truncated() const { return truncated_; }
     //! Pushes an item into the queue; callable concurrently from any thread or oneTBB task.
     void push(const value_type& x) const { queue_.bulk_push(x); }
 
     //! (used by time_forward_loop)
-    time_forward_bulk(Queue& q, const std::vector<value_type>& items, const value_type* limit)
-        : queue_(q), items_(items), limit_(limit) {}
+    time_forward_bulk(Queue& q, const std::vector<value_type>& items, const value_type* limit,
+                      bool truncated)
+        : queue_(q), items_(items), limit_(limit), truncated_(truncated) {}
 
 private:
     Queue& queue_;
     const std::vector<value_type>& items_;
     const value_type* limit_;
+    bool truncated_;
 };
 
 namespace detail {
@@ -116,12 +121,13 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
         auto t0 = clock::now();
         T limit{};
         const T* limit_ptr = nullptr;
+        bool truncated = false;
         if constexpr (detail::is_next_k_v<Rule>) {
             queue.bulk_pop(bulk, rule.k);
         } else {
             limit = rule.next_limit(queue.top());
             limit_ptr = &limit;
-            const bool truncated = !queue.bulk_pop_limit(bulk, limit, max_bulk);
+            truncated = !queue.bulk_pop_limit(bulk, limit, max_bulk);
             stats.truncated_bulks += truncated;
             rule.observe(bulk.size(), truncated);
             if (bulk.empty())
@@ -139,7 +145,7 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
         t0 = clock::now();
         queue.bulk_push_begin(bulk.size());
         try {
-            process(time_forward_bulk<Queue>(queue, bulk, limit_ptr));
+            process(time_forward_bulk<Queue>(queue, bulk, limit_ptr, truncated));
         } catch (...) {
             try {
                 queue.bulk_push_end();  // leave the queue usable; the first error wins

@@ -41,6 +41,15 @@ emflow::time_forward_stats check_against_reference(const tfp::node_vector& input
     return stats;
 }
 
+//! A DAG of n nodes: a chain 0 -> 1 -> ... -> n - 1, and an edge from every node to the last.
+void chain_and_sink(std::uint64_t n, tfp::node_vector& inputs, tfp::edge_vector& edges) {
+    for (std::uint64_t i = 0; i < n; ++i) {
+        inputs.push_back(std::int64_t(i % 1000));
+        if (i + 1 < n) edges.push_back({i, i + 1, 1});
+        if (i + 2 < n) edges.push_back({i, n - 1, std::int64_t(i % 77)});
+    }
+}
+
 }  // namespace
 
 TEST_CASE("time-forward evaluation equals the in-memory evaluation on every shape", "[tfp]") {
@@ -68,6 +77,14 @@ TEST_CASE("time-forward evaluation equals the in-memory evaluation on every shap
                 INFO("shape " << int(shape) << " nodes " << n << " adaptive");
                 emflow::adaptive_window a(256);
                 check_against_reference(inputs, edges, a, small_config());
+                for (std::size_t max_bulk : {2u, 37u}) {  // windows evaluated over several rounds
+                    INFO("max_bulk " << max_bulk);
+                    emflow::fixed_window w(1000);
+                    tfp::evaluation_config cut = small_config();
+                    cut.max_bulk = max_bulk;
+                    const auto stats = check_against_reference(inputs, edges, w, cut);
+                    CHECK(stats.max_bulk <= max_bulk);
+                }
             }
         }
     }
@@ -125,6 +142,44 @@ TEST_CASE("the default adaptive target comes from the queue's budget and evaluat
         INFO("bulks " << stats.bulks << ", messages " << stats.items);
         CHECK(stats.items > 4 * target);
         CHECK(stats.mean_bulk() > target / 8);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a node with more messages than a round may hold is evaluated over several rounds",
+          "[tfp]") {
+    auto& dir = emflow_test::configure_test_disks();
+    {
+        tfp::node_vector inputs;
+        tfp::edge_vector edges;
+        chain_and_sink(20000, inputs, edges);
+        SECTION("max_bulk as set") {
+            tfp::evaluation_config cfg = small_config();
+            cfg.max_bulk = 1000;
+            emflow::adaptive_window w(256);
+            const auto stats = check_against_reference(inputs, edges, w, cfg);
+            CHECK(stats.max_bulk <= 1000);
+            CHECK(stats.truncated_bulks >= 19998 / 1000);  // the last node's messages alone
+        }
+        SECTION("max_bulk from the budget: a third of the queue's, in messages") {
+            tfp::evaluation_config cfg;
+            cfg.memory_bytes = 40u << 20;
+            cfg.queue.num_threads = 2;
+            const tfp::evaluation_config resolved = tfp::resolve_budget(cfg);
+            CHECK(resolved.max_bulk == resolved.queue.memory_bytes / 3 / sizeof(tfp::message));
+            tfp::node_vector wide_inputs;
+            tfp::edge_vector wide_edges;
+            chain_and_sink(resolved.max_bulk + resolved.max_bulk / 2, wide_inputs, wide_edges);
+            emflow::adaptive_window w(tfp::default_target_bulk(cfg));
+            const auto stats = check_against_reference(wide_inputs, wide_edges, w, cfg);
+            CHECK(stats.max_bulk <= resolved.max_bulk);
+            CHECK(stats.truncated_bulks > 0);
+        }
+        tfp::value_vector values;
+        emflow::fixed_window w(64);
+        tfp::evaluation_config one = small_config();
+        one.max_bulk = 1;  // two messages of a node could never be folded into one
+        CHECK_THROWS_AS(tfp::evaluate_dag(inputs, edges, values, w, one), std::invalid_argument);
     }
     CHECK(dir.entries() == 0);
 }

@@ -48,7 +48,8 @@ std::vector<std::uint64_t> successors(std::uint64_t x, std::uint64_t bound) {
 
 //! Runs the workload from `seeds` with `rule`; checks against a shadow multiset of the queue's
 //! contents that every bulk is exactly what it should be: the next k items, or the items before
-//! the limit (the first max_bulk of them), and that every item pushed is popped exactly once.
+//! the limit (the first max_bulk of them, truncated() if more were left), and that every item
+//! pushed is popped exactly once.
 template <typename Rule>
 emflow::time_forward_stats run_workload(Rule&& rule, std::size_t seeds, std::uint64_t bound,
                                         std::size_t max_bulk = SIZE_MAX) {
@@ -74,6 +75,9 @@ emflow::time_forward_stats run_workload(Rule&& rule, std::size_t seeds, std::uin
             while (end != shadow.end() && n < cap && (!bulk.limit() || *end < *bulk.limit()))
                 ++end, ++n;
             REQUIRE(std::vector<std::uint64_t>(shadow.begin(), end) == items);
+            // truncated: items before the limit stayed in the queue
+            const bool left = bulk.limit() && end != shadow.end() && *end < *bulk.limit();
+            REQUIRE(bulk.truncated() == left);
             shadow.erase(shadow.begin(), end);
             popped += items.size();
             tbb::parallel_for(std::size_t(0), items.size(), [&](std::size_t i) {

@@ -13,9 +13,10 @@
 //
 // One budget (evaluation_config::memory_bytes) covers the whole evaluation: the vectors' streams,
 // the window's arrays (max_window, up to half the budget), and the queue with the bulk held
-// outside it and the messages pushed back (at most as much again as the queue at the top of the
-// band: emflow/limit_rules.hpp; far less in practice, see bench/memory/README.md), so the queue
-// gets three quarters of what the streams and the window leave.
+// outside it: the queue gets three quarters of what the streams and the window leave, and a
+// bulk at most a third of the queue's (max_bulk). The adaptive window aims lower (a quarter of
+// the queue's: emflow/limit_rules.hpp), but a dense region can put more messages into one
+// window; such a bulk is cut at max_bulk and its window evaluated in two or more rounds.
 //
 //   emflow::pipelines::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
 //   emflow::adaptive_window window(emflow::pipelines::tfp::default_target_bulk(cfg));
@@ -66,6 +67,10 @@ struct evaluation_config {
     unsigned work = 0;                    //!< hashing rounds per node (dag.hpp, node_value)
     std::uint64_t max_window = 1u << 18;  //!< most nodes per window (bounds the window's RAM)
     progress* report = nullptr;           //!< progress of the evaluation (nodes); null: none
+    //! Most messages per round; 0: with a budget the third of the queue's that the budget counts
+    //! for the bulk (file comment), without one unbounded. A window whose messages do not fit is
+    //! evaluated up to its last target and the rest in the next round.
+    std::size_t max_bulk = 0;
 };
 
 //! Bytes of a window's arrays per node (values, inputs, levels, order, edge offsets, and two
@@ -98,6 +103,7 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
                            std::to_string(streams) + "; window " + std::to_string(window) +
                            "; queue and bulks " + std::to_string(2 * queue_min));
     cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 4 * 3;
+    if (cfg.max_bulk == 0) cfg.max_bulk = cfg.queue.memory_bytes / 3 / sizeof(message);
     return cfg;
 }
 
@@ -143,9 +149,22 @@ public:
         : n_(inputs.size()), most_nodes_(std::size_t(max_window) + 1), work_(work), inputs_(inputs),
           edges_(edges), values_(values) {}
 
-    //! Evaluates the window [next_node(), limit.target) from the bulk of its messages.
+    //! Evaluates the window [next_node(), limit.target) from the bulk of its messages; a
+    //! truncated bulk only up to its last target, whose messages it folds into one for the next
+    //! round (a node takes the largest of its messages).
     void process(const time_forward_bulk<message_queue>& bulk) {
-        const std::uint64_t a = next_, b = bulk.limit()->target, w = b - a;
+        const auto& items = bulk.items();
+        const std::uint64_t a = next_;
+        std::uint64_t b = bulk.limit()->target;
+        if (bulk.truncated()) {
+            b = items.back().target;
+            std::int64_t most = no_predecessor;
+            for (auto it = items.rbegin(); it != items.rend() && it->target == b; ++it)
+                most = std::max(most, it->value);
+            bulk.push(message{b, most});
+            if (b == a) return;
+        }
+        const std::uint64_t w = b - a;
         if (best_capacity_ < w) {
             const std::size_t capacity = grown(best_capacity_, w);
             best_.reset();  // the old array goes before the new one comes
@@ -155,10 +174,10 @@ public:
         }
         for (std::uint64_t i = 0; i < w; ++i)
             best_[i].store(no_predecessor, std::memory_order_relaxed);
-        for (const message& m : bulk.items()) {
-            if (m.target < a || m.target >= b)
+        for (const message& m : items) {
+            if (m.target < a || m.target >= bulk.limit()->target)
                 throw std::logic_error("emflow::pipelines::tfp: a message outside its window");
-            atomic_max(best_[m.target - a], m.value);
+            if (m.target < b) atomic_max(best_[m.target - a], m.value);
         }
         read_window(a, b);
         level_order(a, b);
@@ -275,6 +294,9 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
     if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
         throw std::invalid_argument(
             "emflow::pipelines::tfp::evaluate_dag: max_window must be in [1, 2^31]");
+    if (cfg.max_bulk == 1)  // a round must take two messages of a node to fold them into one
+        throw std::invalid_argument(
+            "emflow::pipelines::tfp::evaluate_dag: max_bulk must be 0 (unbounded) or at least 2");
     const std::uint64_t n = inputs.size();
     values.clear();
     values.resize(n);
@@ -285,13 +307,15 @@ time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edge
     detail::window_limit_rule<Window> rule(window, cfg.max_window, n);
     progress::phase ph =
         begin_phase(cfg.report, "time-forward evaluation", n * sizeof(std::int64_t));
-    const time_forward_stats stats =
-        time_forward_loop(queue, rule, [&](const time_forward_bulk<message_queue>& bulk) {
+    const time_forward_stats stats = time_forward_loop(
+        queue, rule,
+        [&](const time_forward_bulk<message_queue>& bulk) {
             const std::uint64_t before = evaluator.next_node();
             evaluator.process(bulk);
             const std::uint64_t done = evaluator.next_node() - before;
             ph.add(done, done * sizeof(std::int64_t));
-        });
+        },
+        cfg.max_bulk ? cfg.max_bulk : SIZE_MAX);
     evaluator.finish();
     if (evaluator.next_node() != n)
         throw std::logic_error(
