@@ -12,6 +12,7 @@
 #include <functional>
 #include <vector>
 
+#include "diamond_input.hpp"
 #include "failing_new.hpp"
 #include "test_env.hpp"
 
@@ -56,12 +57,7 @@ TEST_CASE("a failed allocation in the Diamond graph under one budget reaches the
         using namespace emflow::pipelines::diamond;
         diamond_input in;
         const u64 n = 300000;
-        materialize(generate(n,
-                             [i = u64(0)]() mutable {
-                                 ++i;
-                                 return diamond_pair{i * 2654435761u % 1000003 + 1, i % 7777 + 1};
-                             }),
-                    in);
+        emflow_test::make_diamond_input(n, in);
         diamond_config cfg;
         cfg.memory_bytes = 32 * MiB;
         diamond_output out;

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "diamond_input.hpp"
 #include "test_env.hpp"
 
 using namespace emflow;
@@ -265,12 +266,7 @@ TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[m
     using namespace emflow::pipelines::diamond;
     diamond_input in;
     const u64 n = 200000;
-    materialize(generate(n,
-                         [i = u64(0)]() mutable {
-                             ++i;
-                             return diamond_pair{i * 2654435761u % 1000003 + 1, i % 7777 + 1};
-                         }),
-                in);
+    emflow_test::make_diamond_input(n, in);
     memory_report report;
     diamond_config cfg;
     cfg.memory_bytes = 64 * MiB;
