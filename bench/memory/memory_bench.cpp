@@ -93,12 +93,13 @@ std::size_t run(const setup& s, Timed&& timed) {
             // A split of the same budget: the queue gets hand bytes and the window what the
             // budget leaves after the streams, the queue and the third of it that the pipeline
             // counts for the bulk (resolve_budget), which bounds the bulk as with a budget.
-            const std::size_t fixed = tfp::evaluation_stream_bytes() + s.hand / 3 * 4;
+            const std::size_t fixed =
+                tfp::evaluation_stream_bytes() + tfp::queue_and_bulk_bytes(s.hand);
             if (fixed + 1024 * tfp::window_bytes_per_node > s.budget)
                 throw std::invalid_argument("tfp: a queue of " + std::to_string(s.hand >> 20) +
                                             " MiB leaves no window in the budget");
             cfg.queue.memory_bytes = s.hand;
-            cfg.max_bulk = s.hand / 3 / sizeof(tfp::message);
+            cfg.max_bulk = tfp::bulk_messages(s.hand);
             cfg.max_window =
                 std::min<u64>((s.budget - fixed) / tfp::window_bytes_per_node, cfg.max_window);
         }

@@ -82,6 +82,15 @@ inline std::size_t evaluation_stream_bytes() {
     return vector_stream_bytes<node_vector>() * 2 + vector_stream_bytes<edge_vector>();
 }
 
+//! The bytes a budget counts for the queue of queue_bytes and the bulk held outside it (a third
+//! of the queue's: file comment).
+inline std::size_t queue_and_bulk_bytes(std::size_t queue_bytes) { return queue_bytes / 3 * 4; }
+
+//! The most messages per round that a queue of queue_bytes leaves room for (file comment).
+inline std::size_t bulk_messages(std::size_t queue_bytes) {
+    return queue_bytes / 3 / sizeof(message);
+}
+
 //! cfg with the queue's budget and max_window derived from cfg.memory_bytes (file comment);
 //! cfg itself if it has no budget. Throws config_error if the budget is too small.
 inline evaluation_config resolve_budget(evaluation_config cfg) {
@@ -103,7 +112,7 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
                            std::to_string(streams) + "; window " + std::to_string(window) +
                            "; queue and bulks " + std::to_string(2 * queue_min));
     cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 4 * 3;
-    if (cfg.max_bulk == 0) cfg.max_bulk = cfg.queue.memory_bytes / 3 / sizeof(message);
+    if (cfg.max_bulk == 0) cfg.max_bulk = bulk_messages(cfg.queue.memory_bytes);
     return cfg;
 }
 
