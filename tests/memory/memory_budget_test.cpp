@@ -261,6 +261,39 @@ TEST_CASE("one budget: a merge shares its phase with the next sort's run formati
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("one budget: run formation takes what the merge beside it leaves spare", "[memory]") {
+    auto& dir = emflow_test::configure_test_disks();
+    // 40 MiB into the first sort: two runs under 64 MiB, so its merge needs little. Half of it
+    // goes on to the second sort: more than half its share (double-buffered runs of its share
+    // alone would make two runs), less than half of what the merge leaves.
+    std::vector<u64> v(5 * MiB);
+    for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 100000007;
+    std::vector<u64> out;
+    memory_report report;
+    run_options opt;
+    opt.memory_bytes = 64 * MiB;
+    opt.memory = &report;
+    const io_volume before = current_io_volume();
+    materialize(streamify(v) | sort(std::less<>()) | filter([](u64 x) { return x % 2 == 0; }) |
+                    sort(std::greater<>()),
+                std::back_inserter(out), opt);
+    const io_volume after = current_io_volume();
+    std::vector<u64> ref;
+    for (u64 x : v)
+        if (x % 2 == 0) ref.push_back(x);
+    std::sort(ref.begin(), ref.end(), std::greater<>());
+    CHECK(out == ref);
+    const auto runs = assigned(report, -1, "sort runs");
+    REQUIRE(runs.size() == 1);
+    const std::uint64_t second = ref.size() * sizeof(u64);
+    // a half of its share's run buffers would not hold the second sort's input
+    CHECK((runs[0] - external_runs<u64, std::less<u64>>::writer_bytes()) / 2 < second);
+    // so the second sort formed one run, kept in RAM: only the first sort's runs were written
+    CHECK(after.bytes_written - before.bytes_written <= v.size() * sizeof(u64) + 4 * MiB);
+    CHECK(report.peak_held <= opt.memory_bytes);
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[memory][diamond]") {
     emflow_test::configure_test_disks();
     using namespace emflow::pipelines::diamond;
