@@ -34,6 +34,14 @@ std::vector<std::size_t> assigned(const memory_report& r, int level, const std::
     return out;
 }
 
+//! Options of a run with a budget of bytes, reporting its memory into report.
+run_options with_budget(std::size_t bytes, memory_report& report) {
+    run_options opt;
+    opt.memory_bytes = bytes;
+    opt.memory = &report;
+    return opt;
+}
+
 }  // namespace
 
 TEST_CASE("memory_plan: shares split the rest of a phase within the bounds", "[memory]") {
@@ -182,9 +190,7 @@ TEST_CASE("one budget: sorts in a chain make a phase each, runs below their merg
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = 1 + (i * 7919) % 100003;
     std::vector<u64> out;
     memory_report report;
-    run_options opt;
-    opt.memory_bytes = 32 * MiB;
-    opt.memory = &report;
+    const run_options opt = with_budget(32 * MiB, report);
     materialize(streamify(v) | sort(std::less<>()) | transform([](u64 x) { return x + 1; }) |
                     sort(std::less<>()),
                 std::back_inserter(out), opt);
@@ -217,9 +223,7 @@ TEST_CASE("one budget: an automatic merge prefetches with what its phase has spa
     // here); the rest of 64 MiB is spare, so it adds prefetch_blocks_per_run blocks per run.
     std::vector<u64> out;
     memory_report report;
-    run_options merge;
-    merge.memory_bytes = 64 * MiB;
-    merge.memory = &report;
+    const run_options merge = with_budget(64 * MiB, report);
     materialize(s, std::back_inserter(out), merge);
     std::sort(v.begin(), v.end());
     CHECK(out == v);
@@ -235,9 +239,7 @@ TEST_CASE("one budget: a merge shares its phase with the next sort's run formati
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 10000019;
     std::vector<u64> out;
     memory_report report;
-    run_options opt;
-    opt.memory_bytes = 8 * MiB;
-    opt.memory = &report;
+    const run_options opt = with_budget(8 * MiB, report);
     const io_volume before = current_io_volume();
     materialize(streamify(v) | sort(std::less<>()) | transform([](u64 x) { return x ^ 1; }) |
                     sort(std::less<>()),
@@ -270,9 +272,7 @@ TEST_CASE("one budget: run formation takes what the merge beside it leaves spare
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 100000007;
     std::vector<u64> out;
     memory_report report;
-    run_options opt;
-    opt.memory_bytes = 64 * MiB;
-    opt.memory = &report;
+    const run_options opt = with_budget(64 * MiB, report);
     const io_volume before = current_io_volume();
     materialize(streamify(v) | sort(std::less<>()) | filter([](u64 x) { return x % 2 == 0; }) |
                     sort(std::greater<>()),

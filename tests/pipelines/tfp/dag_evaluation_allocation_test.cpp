@@ -6,12 +6,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <cstdint>
-
 #include "failing_new.hpp"
 #include "test_env.hpp"
 #include "tfp/random_dag.hpp"
 #include "tfp/reference_evaluation.hpp"
+#include "tfp/require_values.hpp"
 
 namespace tfp = emflow::pipelines::tfp;
 
@@ -45,12 +44,7 @@ TEST_CASE("a failed allocation during the evaluation reaches the caller as std::
             emflow::adaptive_window w(tfp::default_target_bulk(cfg));
             tfp::value_vector values;
             tfp::evaluate_dag(inputs, edges, values, w, cfg);
-            REQUIRE(values.size() == expected.size());
-            std::uint64_t i = 0;
-            for (auto it = values.cbegin(); it != values.cend(); ++it, ++i) {
-                INFO("node " << i);
-                REQUIRE(*it == expected[i]);
-            }
+            emflow_test::require_values(values, expected);
         }
     }
     CHECK(dir.entries() == 0);

@@ -10,6 +10,7 @@
 #include "test_env.hpp"
 #include "tfp/random_dag.hpp"
 #include "tfp/reference_evaluation.hpp"
+#include "tfp/require_values.hpp"
 
 namespace tfp = emflow::pipelines::tfp;
 
@@ -31,13 +32,7 @@ emflow::time_forward_stats check_against_reference(const tfp::node_vector& input
                                                    const tfp::evaluation_config& cfg) {
     tfp::value_vector values;
     const auto stats = tfp::evaluate_dag(inputs, edges, values, window, cfg);
-    const auto expected = tfp::reference_evaluation(inputs, edges, cfg.work);
-    REQUIRE(values.size() == expected.size());
-    std::uint64_t i = 0;
-    for (auto it = values.cbegin(); it != values.cend(); ++it, ++i) {
-        INFO("node " << i);
-        REQUIRE(*it == expected[i]);
-    }
+    emflow_test::require_values(values, tfp::reference_evaluation(inputs, edges, cfg.work));
     return stats;
 }
 
