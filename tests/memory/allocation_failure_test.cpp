@@ -1,7 +1,8 @@
 // Graphs under one budget when RAM runs out: a failed allocation at any point of a run (run
-// buffers, merge buffers, async buffers, vector buffers; in the caller's thread, an async node's
-// or a run formation task) reaches the caller of materialize as std::bad_alloc, leaves no temp
-// file, and the next run is correct. A binary of its own (failing_new.hpp).
+// buffers, merge buffers, async buffers, vector and file buffers; in the caller's thread, an
+// async node's or a run formation task) reaches the caller of materialize as std::bad_alloc,
+// leaves no temp file and no output file, and the next run is correct. A binary of its own
+// (failing_new.hpp).
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
@@ -9,7 +10,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "diamond_input.hpp"
@@ -68,5 +72,40 @@ TEST_CASE("a failed allocation in the Diamond graph under one budget reaches the
         CHECK(sums.asc_path == sums.input);
         CHECK(sums.desc_path == sums.input);
     }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a failed allocation between files reaches the caller and leaves no output file",
+          "[memory][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const std::string in = (dir.path() / "in").string(), out = (dir.path() / "out").string();
+    {
+        std::vector<u64> v(2 * MiB);  // 16 MiB under 8 MiB: runs on disk
+        for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 10000019;
+        {
+            file_sink<u64> w(in);
+            materialize(streamify(v), w);
+            w.commit();
+        }
+        run_options opt;
+        opt.memory_bytes = 8 * MiB;
+        opt.threads = 2;
+        auto run = [&] {
+            std::filesystem::remove(out);
+            file_sink<u64> w(out);
+            materialize(file_source<u64>(in) | sort(std::less<>()), w, opt);
+            w.commit();
+        };
+        emflow_test::check_failures_reach_the_caller(run);
+        CHECK_FALSE(std::filesystem::exists(out));
+        CHECK(dir.entries() == 1);  // the input only: no temporary output file left
+        run();
+        std::vector<u64> back;
+        materialize(file_source<u64>(out), std::back_inserter(back));
+        std::sort(v.begin(), v.end());
+        CHECK(back == v);
+    }
+    std::filesystem::remove(in);
+    std::filesystem::remove(out);
     CHECK(dir.entries() == 0);
 }

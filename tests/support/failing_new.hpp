@@ -1,11 +1,12 @@
-// failing_new.hpp (test support): replaces the global operator new so that a test can make
-// the k-th large request (64 KiB or more) of a run, and every large one after it, fail, as when
-// RAM runs out. Defines the replacement functions: include it in exactly one source file of a
-// test binary, and only in a binary of its own.
+// failing_new.hpp (test support): replaces the global operator new (plain and over-aligned)
+// so that a test can make the k-th large request (64 KiB or more) of a run, and every large one
+// after it, fail, as when RAM runs out. Defines the replacement functions: include it in exactly
+// one source file of a test binary, and only in a binary of its own.
 #pragma once
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -21,16 +22,27 @@ inline std::atomic<long> large_requests{0};
 //! How many more large requests succeed (-1: all); at 0 every large request fails.
 inline std::atomic<long> large_requests_left{-1};
 
+//! False if a request of n bytes must fail as armed (counts the large ones).
+inline bool may_allocate(std::size_t n) {
+    if (n < large_request) return true;
+    ++large_requests;
+    long left = large_requests_left.load();
+    while (left > 0 && !large_requests_left.compare_exchange_weak(left, left - 1)) {
+    }
+    return left != 0;
+}
+
 //! malloc, failing as armed for large requests.
 inline void* allocate_or_fail(std::size_t n) {
-    if (n >= large_request) {
-        ++large_requests;
-        long left = large_requests_left.load();
-        while (left > 0 && !large_requests_left.compare_exchange_weak(left, left - 1)) {
-        }
-        if (left == 0) return nullptr;
-    }
-    return std::malloc(n ? n : 1);
+    return may_allocate(n) ? std::malloc(n ? n : 1) : nullptr;
+}
+
+//! aligned_alloc (its size rounded up to a multiple of the alignment), failing as armed for
+//! large requests: over-aligned buffers (file nodes' I/O buffers) fail like the others.
+inline void* allocate_aligned_or_fail(std::size_t n, std::align_val_t alignment) {
+    const std::size_t a = static_cast<std::size_t>(alignment);
+    return may_allocate(n) ? std::aligned_alloc(a, (std::max<std::size_t>(n, 1) + a - 1) / a * a)
+                           : nullptr;
 }
 
 //! Counts the large requests of f() (run without failures), in its second run: the first may
@@ -83,6 +95,23 @@ void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
 void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
     return emflow_test::allocate_or_fail(n);
 }
+void* operator new(std::size_t n, std::align_val_t a) {
+    if (void* p = emflow_test::allocate_aligned_or_fail(n, a)) return p;
+    throw std::bad_alloc();
+}
+void* operator new[](std::size_t n, std::align_val_t a) { return operator new(n, a); }
+void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return emflow_test::allocate_aligned_or_fail(n, a);
+}
+void* operator new[](std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
+    return emflow_test::allocate_aligned_or_fail(n, a);
+}
+void operator delete(void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { std::free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { std::free(p); }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
