@@ -1,10 +1,12 @@
-// The PPQ's parallel multiway merge (ppq/parallel_algorithms.hpp: libstdc++'s multisequence
-// selection cuts the output into one part per thread, each part merged by libstdc++'s
-// sequential loser tree, threads from ppq_detail::workers) against libstdc++'s own parallel
-// mode, __gnu_parallel::multiway_merge (OpenMP), and the sequential loser tree, on k sorted runs
-// of random 64-bit keys. Also merges of a prefix (the rank limits of bulk_pop). Output is
-// verified against the sequential merge. Prints CSV:
-// bench,k,items,prefix,variant,seconds,speedup   (speedup = sequential time / time)
+// The PPQ's multiway merge against libstdc++'s, on k sorted runs of random 64-bit keys:
+// libstdc++'s sequential merge (unrolled up to 4 runs, its loser tree beyond), emflow's
+// sequential merge (ppq/sequential_merge.hpp: the same up to 4 runs, cascades of them beyond),
+// libstdc++'s parallel mode __gnu_parallel::multiway_merge (OpenMP), and the PPQ's parallel
+// merge (ppq/parallel_algorithms.hpp: multisequence selection cuts the output into one part per
+// thread, each part merged by emflow's sequential merge, threads from ppq_detail::workers).
+// Also merges of a prefix (the rank limits of bulk_pop). Output is verified against libstdc++'s
+// sequential merge. Prints CSV:
+// bench,k,items,prefix,variant,seconds,speedup   (speedup = libstdc++ sequential time / time)
 //
 //   multiway_merge_bench [log2 items = 26] [repetitions = 5]
 #include <emflow/ppq/parallel_algorithms.hpp>
@@ -68,33 +70,44 @@ int main(int argc, char** argv) {
     std::less<u64> less;
     emflow::ppq_detail::workers workers(threads);
     std::printf("bench,k,items,prefix,variant,seconds,speedup\n");
-    for (std::size_t k : {2, 8, 64, 256}) {
+    for (std::size_t k : {2, 3, 4, 5, 8, 16, 64, 256}) {
         runs in = make_runs(n, k, rng);
         const std::size_t total = n / k * k;
         for (std::size_t prefix : {total, total / 16}) {
             std::vector<u64> expect(prefix), out(prefix);
-            double t_seq = median_seconds(reps, [&] {
+            double t_lib = median_seconds(reps, [&] {
                 auto s = in.seqs();
-                emflow::ppq_detail::merge_detail::merge_sequential(s, expect.data(), prefix, less);
+                const u64 unused_sentinel = 0;
+                __gnu_parallel::__sequential_multiway_merge<false, false>(
+                    s.begin(), s.end(), expect.data(), unused_sentinel, std::ptrdiff_t(prefix),
+                    less);
             });
-            double t_gnu = median_seconds(reps, [&] {
-                auto s = in.seqs();
+            const auto timed = [&](auto&& merge) {
+                std::fill(out.begin(), out.end(), 0);
+                double t = median_seconds(reps, [&] {
+                    auto s = in.seqs();
+                    merge(s);
+                });
+                if (out != expect) std::exit(1);
+                return t;
+            };
+            double t_seq = timed([&](std::vector<seq>& s) {
+                emflow::ppq_detail::merge_detail::merge_sequential(s, out.data(), prefix, less);
+            });
+            double t_gnu = timed([&](std::vector<seq>& s) {
                 __gnu_parallel::multiway_merge(s.begin(), s.end(), out.data(),
                                                std::ptrdiff_t(prefix), less,
                                                __gnu_parallel::parallel_tag(threads));
             });
-            if (out != expect) return 1;
-            std::fill(out.begin(), out.end(), 0);
-            double t_ppq = median_seconds(reps, [&] {
-                auto s = in.seqs();
+            double t_ppq = timed([&](std::vector<seq>& s) {
                 emflow::ppq_detail::multiway_merge(s, out.data(), prefix, less, workers);
             });
-            if (out != expect) return 1;
-            for (auto [name, t] : {std::pair<const char*, double>{"sequential", t_seq},
+            for (auto [name, t] : {std::pair<const char*, double>{"libstdc++_sequential", t_lib},
+                                   {"sequential", t_seq},
                                    {"gnu_parallel", t_gnu},
                                    {"ppq", t_ppq}})
                 std::printf("merge,%zu,%zu,%zu,%s,%.4f,%.3f\n", k, total, prefix, name, t,
-                            t_seq / t);
+                            t_lib / t);
             std::fflush(stdout);
         }
     }

@@ -3,19 +3,15 @@
 //
 // The multiway merge follows the parallel mode of libstdc++ (Singler et al.): the output is cut
 // into equal parts by multisequence selection (libstdc++'s __gnu_parallel::multiseq_partition),
-// and each part is merged independently by libstdc++'s sequential loser-tree multiway merge.
+// and each part is merged independently by ppq/sequential_merge.hpp.
 // Which threads run the parts: see `workers`. Exceptions (a throwing comparator) reach the caller.
 #pragma once
 
 #include <emflow/ppq/block_quicksort.hpp>
 #include <emflow/ppq/cooperative_section.hpp>
-
-// First, in a block of its own (clang-format sorts within blocks): the two internal headers of
-// libstdc++'s parallel mode below are not self-contained.
-#include <parallel/algorithm>
+#include <emflow/ppq/sequential_merge.hpp>
 
 #include <parallel/multiseq_selection.h>
-#include <parallel/multiway_merge.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
@@ -119,27 +115,6 @@ void parallel_sort(T* begin, T* end, const Order& order, workers& w) {
     else
         w.run_in_arena([&] { parallel_block_quicksort(begin, end, order, w.threads()); });
 }
-
-//! A sorted range of items [first, second).
-template <class T>
-using sequence = std::pair<T*, T*>;
-
-namespace merge_detail {
-
-//! Merges the sequences into target sequentially (libstdc++'s loser tree); advances them.
-template <class T, class Order>
-void merge_sequential(std::vector<sequence<T>>& seqs, T* target, std::size_t length,
-                      const Order& order) {
-    // libstdc++ reads *seqs[0].second as a sentinel value even when it uses none, so the first
-    // sequence is an empty one over a valid dummy item.
-    T dummy{};
-    seqs.insert(seqs.begin(), sequence<T>(&dummy, &dummy));
-    __gnu_parallel::multiway_merge(seqs.begin(), seqs.end(), target, std::ptrdiff_t(length), order,
-                                   __gnu_parallel::sequential_tag());
-    seqs.erase(seqs.begin());
-}
-
-}  // namespace merge_detail
 
 //! Merges the first min(length, total) items of seqs into target and advances the sequences'
 //! begins past them; parts are merged in parallel. Returns the number of items merged.
