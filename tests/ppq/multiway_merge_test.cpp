@@ -4,7 +4,7 @@
 // cascade pass takes, it writes the smallest items in order, advances each sequence past exactly
 // the items it took, and reads no item outside the sequences (each lives in an allocation of its
 // own size, so AddressSanitizer sees an over-read); sequentially, and cut into parts for two
-// threads.
+// threads. A comparator that throws reaches the caller and leaves the sequences as they were.
 #include <catch2/catch.hpp>
 #include <emflow/ppq/parallel_algorithms.hpp>
 
@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "test_env.hpp"
+#include "throwing_greater.hpp"
 
 namespace {
 
@@ -31,26 +32,30 @@ struct sorted_sequences {
     std::vector<sequence<key>> seqs;
     std::vector<key> all;  //!< every item, sorted
 
-    sorted_sequences(std::size_t k, std::size_t max_length, key key_range, std::mt19937_64& rng) {
+    //! Sorted by order (a comes first when order(a, b)).
+    template <class Order = std::less<>>
+    sorted_sequences(std::size_t k, std::size_t max_length, key key_range, std::mt19937_64& rng,
+                     Order order = Order()) {
         for (std::size_t i = 0; i < k; ++i) {
             // a third of the sequences are empty, the others of any length up to max_length
             const std::size_t n = rng() % 3 == 0 ? 0 : 1 + rng() % max_length;
             storage.emplace_back(new key[n]);
             key* p = storage.back().get();
             for (std::size_t j = 0; j < n; ++j) p[j] = rng() % key_range;
-            std::sort(p, p + n);
+            std::sort(p, p + n, order);
             seqs.emplace_back(p, p + n);
             all.insert(all.end(), p, p + n);
         }
-        std::sort(all.begin(), all.end());
+        std::sort(all.begin(), all.end(), order);
     }
 
-    //! The items before each sequence's (advanced) begin, sorted.
-    std::vector<key> taken() const {
+    //! The items before each sequence's (advanced) begin, sorted by order.
+    template <class Order = std::less<>>
+    std::vector<key> taken(Order order = Order()) const {
         std::vector<key> t;
         for (std::size_t i = 0; i < seqs.size(); ++i)
             t.insert(t.end(), storage[i].get(), seqs[i].first);
-        std::sort(t.begin(), t.end());
+        std::sort(t.begin(), t.end(), order);
         return t;
     }
 };
@@ -116,5 +121,41 @@ TEST_CASE("multiway_merge takes the smallest items of 0 to 70 sequences with 1 a
                     REQUIRE(merged == in.all);
                     for (auto& s : in.seqs) REQUIRE(s.first == s.second);
                 }
+    }
+}
+
+TEST_CASE("multiway_merge with a throwing comparator leaves the sequences as they were") {
+    std::mt19937_64 rng(emflow_test::test_seed());
+    emflow_test::throwing_greater order{std::make_shared<std::atomic<std::int64_t>>(0)};
+    // sequences that make the merge compare at least total / 2 times: two of 2000 items or more
+    const auto make = [&](std::size_t k) {
+        for (;;) {
+            sorted_sequences in(k, 300000 / k, key(1) << 40, rng, order);
+            if (std::count_if(in.seqs.begin(), in.seqs.end(),
+                              [](const auto& s) { return s.second - s.first >= 2000; }) >= 2)
+                return in;
+        }
+    };
+    for (unsigned threads : {1u, 2u}) {
+        emflow::ppq_detail::workers w(threads);
+        for (std::size_t k : {3, 8, 70})
+            for (int at : {0, 1, 2}) {
+                sorted_sequences in = make(k);
+                const std::size_t total = in.all.size();
+                const std::int64_t when = at == 0 ? 1 : at == 1 ? 1000 : std::int64_t(total / 2);
+                INFO("threads=" << threads << " k=" << k << " total=" << total
+                                << " throw at comparison " << when);
+                std::vector<key> out(total);
+                order.countdown->store(when);
+                REQUIRE_THROWS_WITH(
+                    emflow::ppq_detail::multiway_merge(in.seqs, out.data(), total, order, w),
+                    "comparator failed");
+                // the sequences are as before, and the whole merge runs afterwards
+                REQUIRE(in.taken(order).empty());
+                order.countdown->store(0);
+                REQUIRE(emflow::ppq_detail::multiway_merge(in.seqs, out.data(), total, order, w) ==
+                        total);
+                REQUIRE(out == in.all);
+            }
     }
 }
