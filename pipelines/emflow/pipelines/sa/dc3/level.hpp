@@ -14,6 +14,7 @@
 #include <emflow/pipelines/sa/config.hpp>
 #include <emflow/pipelines/sa/dc3/budget.hpp>
 #include <emflow/pipelines/sa/dc3/in_memory.hpp>
+#include <emflow/pipelines/sa/dc3/in_memory_doubling.hpp>
 #include <emflow/pipelines/sa/dc3/scans.hpp>
 #include <emflow/pipelines/sa/dc3/suffixes.hpp>
 #include <emflow/pipelines/sa/dc3/tuples.hpp>
@@ -78,7 +79,8 @@ void write_vector(Src&& src, V& v, const run_options& run = {}) {
     v.deallocate_page_cache();
 }
 
-//! The suffix array of a level's text into out, in RAM.
+//! The suffix array of a level's text into out, in RAM: prefix doubling where it pays, else
+//! SA-IS (on doubling's ranks if it gave up midway).
 template <class Index, class I, class OpenText, class Out>
 void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& out,
                      const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
@@ -89,8 +91,21 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
     materialize(count_progress(open_text(), ph, symbol_bytes) |
                     transform([](const auto& c) { return I(std::uint64_t(c)); }),
                 std::back_inserter(s));
+    std::size_t alphabet = std::size_t(sigma);
+    if constexpr (std::is_same_v<I, std::uint32_t>) {
+        std::vector<std::uint64_t> pairs;
+        if (suffix_array_by_doubling(s, alphabet, pairs, cfg.mode == pipelining::parallel,
+                                     doubling_work_limit(n))) {
+            std::vector<I>().swap(s);
+            materialize(streamify(pairs) | transform([](std::uint64_t p) {
+                            return Index(std::uint64_t(doubling_detail::position(p)));
+                        }),
+                        out);
+            return;
+        }
+    }
     std::vector<I> sa(n);
-    suffix_array_in_memory(s.data(), std::size_t(n), std::size_t(sigma), sa.data());
+    suffix_array_in_memory(s.data(), std::size_t(n), alphabet, sa.data());
     std::vector<I>().swap(s);
     materialize(streamify(sa) | transform([](I x) { return Index(std::uint64_t(x)); }), out);
 }
