@@ -2,8 +2,9 @@
 // text fits in the budget: the suffix array in RAM by induced sorting (SA-IS: Nong, Zhang & Chan,
 // "Linear Suffix Array Construction by Almost Pure Induced-Sorting", DCC 2009). It needs about
 // three words per symbol where DC3 in RAM needed eight, so the external levels hand over a level
-// or two earlier. Sequential. Symbols are 1..sigma (the external levels' convention); a virtual 0
-// past the end makes a proper prefix sort first.
+// or two earlier. Sequential. It runs where prefix doubling (in_memory_doubling.hpp) does not pay
+// or gives up. Symbols are 1..sigma (the external levels' convention); a virtual 0 past the end
+// makes a proper prefix sort first.
 //
 // The inducing scans are bound by cache misses (random reads of the text and the buckets), so
 // they read the types from the text instead of the type bits, prefetch a few entries ahead, and
