@@ -2,7 +2,8 @@
 // case held back to tiny texts) and through the public entry point, all three index types, both
 // pipelining modes (identical output); budgets that make the sorters spill; deep recursion; output
 // into an stxxl::vector and into a push node; a too small budget, a too long text and a failing
-// text source.
+// text source; the base case's ranks (what a level reads instead of its reduced text's suffix
+// array).
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/compiled.hpp>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -129,10 +131,9 @@ TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
         dc3_detail::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
     }
     const std::vector<std::string> expected = {
-        "DC3 level 0: sort and name the sample",    "DC3 level 1: sort and name the sample",
-        "DC3 level 2: in-memory suffix array",      "DC3 level 1: rank the sample",
-        "DC3 level 1: sort and merge the suffixes", "DC3 level 0: rank the sample",
-        "DC3 level 0: sort and merge the suffixes"};
+        "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
+        "DC3 level 2: in-memory ranks",          "DC3 level 1: sort and merge the suffixes",
+        "DC3 level 0: rank the sample",          "DC3 level 0: sort and merge the suffixes"};
     CHECK(finished == expected);
 }
 
@@ -204,6 +205,25 @@ TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3
             CHECK_THROWS_WITH(
                 dc3_detail::run<std::uint32_t>(open, n, out, settings(24 * MiB, mode, in_memory)),
                 "text source failed");
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("dc3: the in-memory base case's ranks invert its suffix array", "[sa][dc3]",
+                   std::uint32_t, std::uint64_t) {
+    // sigma = n: doubling sorts (in 32 bits); fewer symbols: SA-IS, then the inversion.
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (std::size_t sigma : {4, 60000, 100000}) {
+        for (auto mode : {pipelining::traditional, pipelining::parallel}) {
+            std::vector<TestType> s(100000);
+            for (auto& c : s) c = TestType(1 + rng() % sigma);
+            std::vector<TestType> sa(s.size());
+            dc3_detail::suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
+            std::vector<TestType> expected(s.size());
+            for (std::size_t k = 0; k < sa.size(); ++k) expected[sa[k]] = TestType(k + 1);
+            INFO("sigma " << sigma << ", mode " << int(mode));
+            dc3_detail::rank_in_memory(s, sigma, settings(24 * MiB, mode));
+            REQUIRE(s == expected);
         }
     }
 }

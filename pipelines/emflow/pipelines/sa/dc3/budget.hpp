@@ -90,6 +90,12 @@ constexpr std::uint64_t in_memory_need(std::uint64_t n) {
                                                        : in_memory_bytes<std::uint64_t>(n));
 }
 
+//! True if a level of n symbols runs in RAM (the base case of the recursion).
+template <class Index>
+bool runs_in_memory(std::uint64_t n, const dc3_settings& s) {
+    return in_memory_need<Index>(n) <= s.memory_bytes && n <= s.in_memory_symbols;
+}
+
 //! Least budget of DC3 on n symbols.
 template <class Index>
 std::uint64_t minimum_budget(std::uint64_t n, const dc3_settings& s) {

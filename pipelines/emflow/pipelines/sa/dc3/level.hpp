@@ -3,7 +3,8 @@
 // paper). Its text is opened once per pass: n symbols 1..sigma (0 past the end).
 //   A. name the sample: text -> triples -> sort -> name -> sort by reduced position -> names;
 //   B. unless the names are unique: recurse on them (the reduced text) and invert its suffix
-//      array by a sort, giving the sample's ranks by reduced position;
+//      array by a sort, giving the sample's ranks by reduced position (a reduced text that fits
+//      in RAM gets its ranks there, without a suffix array on disk);
 //   C. text + ranks -> the three classes -> three sorters -> merge -> suffix array.
 // Parallel pipelining puts async pulls after the sorters (the merges run in parallel) and async
 // pushes in front of the sorters of classes 1 and 2; the sorters form runs asynchronously and
@@ -79,6 +80,17 @@ void write_vector(Src&& src, V& v, const run_options& run = {}) {
     v.deallocate_page_cache();
 }
 
+//! The n symbols of src in RAM as integers of type I.
+template <class I, class Src>
+std::vector<I> read_symbols(Src&& src, std::uint64_t n) {
+    std::vector<I> s;
+    s.reserve(n);
+    materialize(
+        std::forward<Src>(src) | transform([](const auto& c) { return I(std::uint64_t(c)); }),
+        std::back_inserter(s));
+    return s;
+}
+
 //! The suffix array of a level's text into out, in RAM: prefix doubling where it pays, else
 //! SA-IS (on doubling's ranks if it gave up midway).
 template <class Index, class I, class OpenText, class Out>
@@ -86,11 +98,7 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
                      const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
     auto ph =
         begin_phase(cfg.report, phase_name(level, "in-memory suffix array"), n * symbol_bytes);
-    std::vector<I> s;
-    s.reserve(n);
-    materialize(count_progress(open_text(), ph, symbol_bytes) |
-                    transform([](const auto& c) { return I(std::uint64_t(c)); }),
-                std::back_inserter(s));
+    std::vector<I> s = read_symbols<I>(count_progress(open_text(), ph, symbol_bytes), n);
     std::size_t alphabet = std::size_t(sigma);
     if constexpr (std::is_same_v<I, std::uint32_t>) {
         std::vector<std::uint64_t> pairs;
@@ -110,6 +118,33 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
     materialize(streamify(sa) | transform([](I x) { return Index(std::uint64_t(x)); }), out);
 }
 
+//! Turns s (symbols 1..sigma) into its suffixes' ranks (1 + their slots in the suffix array):
+//! doubling leaves them in s when it sorts; else SA-IS's suffix array inverted in place.
+template <class I>
+void rank_in_memory(std::vector<I>& s, std::size_t sigma, const dc3_settings& cfg) {
+    if constexpr (std::is_same_v<I, std::uint32_t>) {
+        std::vector<std::uint64_t> pairs;
+        if (suffix_array_by_doubling(s, sigma, pairs, cfg.mode == pipelining::parallel,
+                                     doubling_work_limit(s.size())))
+            return;
+    }
+    std::vector<I> sa(s.size());
+    suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
+    for (std::size_t k = 0; k < sa.size(); ++k) s[sa[k]] = I(k + 1);
+}
+
+//! Phase B of a level whose reduced text (n names 1..sigma, in ranks) fits in RAM: the ranks
+//! by reduced position straight into ranks. Neither the next level's suffix array is written
+//! nor a sort inverts it.
+template <class Index, class I>
+void in_memory_ranks(ext_vector<Index>& ranks, std::uint64_t n, std::uint64_t sigma,
+                     const dc3_settings& cfg, unsigned level) {
+    auto ph = begin_phase(cfg.report, phase_name(level, "in-memory ranks"), n * sizeof(Index));
+    std::vector<I> s = read_symbols<I>(count_progress(streamify(ranks), ph, sizeof(Index)), n);
+    rank_in_memory(s, std::size_t(sigma), cfg);
+    write_vector(streamify(s) | transform([](I r) { return Index(std::uint64_t(r)); }), ranks);
+}
+
 template <class Index, class Sym, class OpenText, class Out>
 void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_settings& cfg,
                     unsigned level, std::uint64_t symbol_bytes);
@@ -118,7 +153,7 @@ void external_level(OpenText& open_text, std::uint64_t n, Out& out, const dc3_se
 template <class Index, class Sym, class OpenText, class Out>
 void dc3_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, Out& out,
                const dc3_settings& cfg, unsigned level, std::uint64_t symbol_bytes) {
-    if (in_memory_need<Index>(n) > cfg.memory_bytes || n > cfg.in_memory_symbols)
+    if (!runs_in_memory<Index>(n, cfg))
         external_level<Index, Sym>(open_text, n, out, cfg, level, symbol_bytes);
     else if (in_memory_32<Index>(n))
         in_memory_level<Index, std::uint32_t>(open_text, n, sigma, out, cfg, level, symbol_bytes);
@@ -203,7 +238,12 @@ void external_level_in(OpenText& open_text, std::uint64_t n, Out& out, const dc3
     ext_vector<Index> ranks;
     std::uint64_t names =
         name_sample<Async, Index, Sym>(open_text, n, ranks, cfg, level, symbol_bytes);
-    if (names < m) {
+    if (names < m && runs_in_memory<Index>(m, cfg)) {
+        if (in_memory_32<Index>(m))
+            in_memory_ranks<Index, std::uint32_t>(ranks, m, names, cfg, level + 1);
+        else
+            in_memory_ranks<Index, std::uint64_t>(ranks, m, names, cfg, level + 1);
+    } else if (names < m) {
         ext_vector<Index> sa;
         reduced_text<Index> reduced{&ranks};
         per_index<Index>::reduced(reduced, m, names, sa, cfg, level + 1);
