@@ -154,6 +154,7 @@ private:
                        [&](std::size_t t) { f(count * t / threads_, count * (t + 1) / threads_); });
     }
 
+    //! Calls f(r) for r in [0, count), in parallel if the refinement is.
     template <class F>
     void for_each_index(std::size_t count, F&& f) {
         if (parallel_ && count > 1)
