@@ -40,7 +40,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-//! How STXXL accesses the disk files.
+//! How STXXL accesses the disk files. syscall serves one request at a time per disk and reports
+//! every failure (several disks on one device give several requests at once). linuxaio keeps
+//! several requests in the kernel at once, but in STXXL 1.4.1 a failed linuxaio request completes
+//! as if it had succeeded: a full disk gives wrong data, not an io_error. mmap writes through
+//! page faults, which no file size limit stops. So a fixed-capacity disk takes syscall only, and
+//! linuxaio belongs where the disk cannot run full.
 enum class io_method { syscall, linuxaio, mmap };
 
 //! Parses "syscall", "linuxaio" or "mmap"; throws std::invalid_argument for anything else.
@@ -165,7 +170,8 @@ inline bool external_memory_configured() {
 
 //! Configures STXXL's disks; once per process (a second call throws std::logic_error).
 //! Throws config_error for a missing or unwritable directory or a disk file that cannot be
-//! opened, std::invalid_argument for an empty disk list.
+//! opened, std::invalid_argument for an empty disk list or a fixed-capacity disk with another
+//! method than syscall.
 inline const external_memory_state& configure_external_memory(
     const external_memory_config& cfg = external_memory_config()) {
     std::lock_guard<std::mutex> lock(detail::em_mutex());
@@ -173,6 +179,11 @@ inline const external_memory_state& configure_external_memory(
         throw std::logic_error("emflow: external memory is already configured in this process");
     if (cfg.disks.empty())
         throw std::invalid_argument("emflow: external_memory_config.disks must not be empty");
+    for (const disk_spec& d : cfg.disks)
+        if (d.capacity_bytes && cfg.method != io_method::syscall)
+            throw std::invalid_argument(
+                std::string("emflow: a fixed-capacity disk needs io_method syscall: ") +
+                io_method_name(cfg.method) + " does not report the writes past the capacity");
 
     auto state = std::make_unique<external_memory_state>();
     state->dir = detail::make_private_dir(detail::resolve_tmp_base(cfg.tmp_base));

@@ -104,6 +104,23 @@ TEST_CASE("an empty disk list is rejected", "[config]") {
     REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), std::invalid_argument);
 }
 
+TEST_CASE("a fixed-capacity disk takes syscall only: the others do not report a full disk",
+          "[config]") {
+    scoped_test_dir dir;
+    for (auto method : {emflow::io_method::linuxaio, emflow::io_method::mmap}) {
+        emflow::external_memory_config cfg;
+        cfg.tmp_base = dir.path().string();
+        cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{8u << 20}};
+        cfg.method = method;
+        INFO(emflow::io_method_name(method));
+        REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), std::invalid_argument);
+        REQUIRE_THROWS_WITH(emflow::configure_external_memory(cfg),
+                            Catch::Contains(emflow::io_method_name(method)));
+        CHECK_FALSE(emflow::external_memory_configured());
+        CHECK(dir.entries() == 0);
+    }
+}
+
 TEST_CASE("configuring twice is a logic error", "[config]") {
     emflow_test::configure_test_disks();
     REQUIRE_THROWS_AS(emflow::configure_external_memory(), std::logic_error);

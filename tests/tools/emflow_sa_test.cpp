@@ -80,11 +80,12 @@ std::vector<emflow_test::named_text> tool_texts(std::uint64_t seed) {
             {"fibonacci", emflow_test::fibonacci_text(50000)}};
 }
 
-//! The quoted paths, then --index-bytes width, a 16 MiB budget and -q.
+//! The quoted paths, then --index-bytes width, a 24 MiB budget (eSAIS needs 20 MiB with the
+//! default two temporary files) and -q.
 std::string files_and_width(std::initializer_list<fs::path> files, unsigned width) {
     std::string args;
     for (const auto& f : files) args += quote(f.string()) + " ";
-    return args + "--index-bytes " + std::to_string(width) + " --memory 16MiB -q";
+    return args + "--index-bytes " + std::to_string(width) + " --memory 24MiB -q";
 }
 
 //! One line of error output, naming the tool.
@@ -108,7 +109,7 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
          {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
           "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
           "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
-          "build x -o y --bogus", "build x -o y --lcp z", "check x y --lcp",
+          "build x -o y --bogus", "build x -o y --tmp-files 0", "build x -o y --tmp-files 17", "build x -o y --lcp z", "check x y --lcp",
           "build x -o y --algorithm doubling --lcp z", "build x -o y --algorithm esais --lcp y"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
@@ -152,12 +153,39 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
     // eSAIS's phases, and the time in its priority queue (for bench/run-sa)
     r = run_tool(dir.path(), "build --algorithm esais -o " + quote(sa.string()) + " " +
-                                 quote(text.string()) + " --memory 16MiB");
+                                 quote(text.string()) + " --memory 24MiB");
     CHECK(r.code == 0);
     for (const char* line : {"eSAIS: classify: ", "\neSAIS: induce the suffix array: ",
                              "\nemflow-sa: eSAIS priority queue: "}) {
         INFO(line);
         CHECK(r.stderr_.find(line) != std::string::npos);
+    }
+}
+
+// The blocks spread over one to four temporary files (the runs' blocks round-robin, the PPQ's
+// too): the same array every time, and no file left. (eSAIS's queue takes 4 MiB per file.)
+TEST_CASE("emflow-sa --tmp-files: the same array from one to four files", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "files", tmp = dir.path() / "files-tmp";
+    fs::create_directories(work);
+    fs::create_directories(tmp);
+    const auto t = emflow_test::random_text(1 << 20, 4, emflow_test::test_seed());
+    const fs::path text = work / "text", sa = work / "text.sa";
+    write_file(text, t);
+    const auto expected = encode(emflow_test::reference_sa(t), 5);
+    for (const char* algo : {"dc3", "esais"}) {
+        for (unsigned files : {1u, 3u, 4u}) {
+            INFO(algo << ", " << files << " files");
+            auto r = run_tool(dir.path(), "build --algorithm " + std::string(algo) + " " +
+                                              quote(text.string()) + " -o " + quote(sa.string()) +
+                                              " --memory 32MiB -q --tmp-dir " +
+                                              quote(tmp.string()) + " --tmp-files " +
+                                              std::to_string(files));
+            CHECK(r.stderr_ == "");
+            REQUIRE(r.code == 0);
+            CHECK(read_file(sa) == expected);
+            CHECK(files_in(tmp) == 0);
+        }
     }
 }
 
@@ -292,7 +320,7 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
            5);
     expect(build + "--memory 64KiB", 7);
     // the temporary disk runs full
-    const std::string full_disk = "--memory 16MiB --tmp-capacity 2MiB";
+    const std::string full_disk = "--memory 24MiB --tmp-capacity 2MiB";
     expect(build + full_disk, 6);
     expect(build + full_disk + " --algorithm esais", 6);
     expect(build + full_disk + " --algorithm esais --queue stxxl", 6);
@@ -318,7 +346,8 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
 // rounds) the disk runs full in every step that holds more than the ones before it (a step's
 // progress line is its last one: printed as it ends, also by an error). The S* LCP search is
 // not among them: its slices (n / 8 pairs of 78 bytes) hold less than naming the S*-substrings
-// before it; its failures are tested in the pipeline's tests.
+// before it; its failures are tested in the pipeline's tests. One temporary file, at the
+// smallest budget: the steps then hold the most on disk.
 TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "full-steps", tmp = dir.path() / "full-steps-tmp";
@@ -333,8 +362,9 @@ TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step",
         REQUIRE(mib <= 256);
         auto r = run_tool(dir.path(), "build --algorithm esais " + quote(text.string()) + " -o " +
                                           quote(sa.string()) + " --lcp " + quote(lcp.string()) +
-                                          " --memory 16MiB --tmp-dir " + quote(tmp.string()) +
-                                          " --tmp-capacity " + std::to_string(mib) + "MiB");
+                                          " --memory 16MiB --tmp-files 1 --tmp-dir " +
+                                          quote(tmp.string()) + " --tmp-capacity " +
+                                          std::to_string(mib) + "MiB");
         CHECK(files_in(tmp) == 0);
         if (r.code == 0) {
             const auto ref = emflow_test::reference_sa(t);

@@ -27,6 +27,7 @@ struct options {
     unsigned index_bytes = 5;                 //!< --index-bytes: 4, 5 or 8
     std::string tmp_dir;             //!< --tmp-dir; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp
     std::uint64_t tmp_capacity = 0;  //!< --tmp-capacity: fixed disk size; 0: grows
+    unsigned tmp_files = 2;          //!< --tmp-files: disk files, each with an I/O thread
     bool quiet = false;              //!< --quiet: no progress, no summary
 };
 
@@ -62,8 +63,12 @@ Options:
   --index-bytes W         4, 5 or 8 (default 5: texts up to 1 TiB)
   --tmp-dir DIR           where temporary disk files go (default $EMFLOW_TMPDIR, $TMPDIR,
                           /var/tmp); they are removed, also after a failure
-  --tmp-capacity SIZE     fixed size of the temporary disk (default: grows as needed); it also
-                          limits the size of every file the run writes
+  --tmp-capacity SIZE     fixed size of the temporary disk (default: grows as needed), split
+                          evenly over its files; it also limits every file the run writes
+                          to SIZE / --tmp-files
+  --tmp-files N           files of the temporary disk, 1 to 16 (default 2); the blocks are
+                          spread over them, and each has a thread of its own for the I/O;
+                          each file adds about 3 MiB to the smallest budget that works
   -q, --quiet             no progress and no summary on stderr
 
 Exit codes: 0 success (check: the array is correct), 1 unexpected error, 2 bad command line,
@@ -155,6 +160,10 @@ inline options parse_args(const std::vector<std::string>& args) {
             o.tmp_dir = value(i);
         } else if (a == "--tmp-capacity") {
             o.tmp_capacity = parse_size(value(i));
+        } else if (a == "--tmp-files") {
+            o.tmp_files = unsigned(number(a, value(i)));
+            if (o.tmp_files < 1 || o.tmp_files > 16)
+                throw usage_error("--tmp-files must be 1 to 16");
         } else if (a == "-q" || a == "--quiet") {
             o.quiet = true;
         } else if (a.size() > 1 && a[0] == '-') {

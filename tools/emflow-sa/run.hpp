@@ -46,11 +46,16 @@ inline std::uint64_t input_length(const std::string& path) {
     }
 }
 
-//! Configures the temporary disk; an unusable directory is an output error.
+//! Configures the temporary disk; an unusable directory is an output error. Several files, even
+//! on one device, each get one of STXXL's I/O threads, which serve one request at a time: with
+//! two, a merge's reads and writes overlap on the device.
 inline void configure_disks(const options& o) {
     external_memory_config cfg;
     cfg.tmp_base = o.tmp_dir;
-    cfg.disks = {disk_spec{o.tmp_capacity}};
+    // A capacity split so that the files together hold no more than asked (never 0: growing).
+    const std::uint64_t per_file =
+        o.tmp_capacity / o.tmp_files + (o.tmp_capacity % o.tmp_files != 0);
+    cfg.disks.assign(o.tmp_files, disk_spec{per_file});
     try {
         configure_external_memory(cfg);
     } catch (const config_error& e) {

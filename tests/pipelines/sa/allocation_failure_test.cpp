@@ -83,7 +83,8 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
         // of 60 000 it gives up at its work limit and SA-IS ranks what it leaves.
         for (std::ptrdiff_t copy : {2000, 60000}) {
             auto t = emflow_test::random_text(160000, 256, seed);
-            t.insert(t.end(), t.begin() + 5000, t.begin() + 5000 + copy);
+            const std::vector<std::uint8_t> piece(t.begin() + 5000, t.begin() + 5000 + copy);
+            t.insert(t.end(), piece.begin(), piece.end());  // not from t itself: undefined
             const auto open = [&] { return streamify(t); };
             sa_vector<std::uint32_t> out;
             for (auto mode : {pipelining::parallel, pipelining::traditional}) {
