@@ -109,8 +109,9 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
          {"", "build", "build x", "frobnicate x", "build x -o y --memory lots",
           "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
           "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
-          "build x -o y --bogus", "build x -o y --tmp-files 0", "build x -o y --tmp-files 17", "build x -o y --lcp z", "check x y --lcp",
-          "build x -o y --algorithm doubling --lcp z", "build x -o y --algorithm esais --lcp y"}) {
+          "build x -o y --bogus", "build x -o y --tmp-files 0", "build x -o y --tmp-files 17",
+          "build x -o y --lcp z", "check x y --lcp", "build x -o y --algorithm doubling --lcp z",
+          "build x -o y --algorithm esais --lcp y"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -176,11 +177,10 @@ TEST_CASE("emflow-sa --tmp-files: the same array from one to four files", "[tool
     for (const char* algo : {"dc3", "esais"}) {
         for (unsigned files : {1u, 3u, 4u}) {
             INFO(algo << ", " << files << " files");
-            auto r = run_tool(dir.path(), "build --algorithm " + std::string(algo) + " " +
-                                              quote(text.string()) + " -o " + quote(sa.string()) +
-                                              " --memory 32MiB -q --tmp-dir " +
-                                              quote(tmp.string()) + " --tmp-files " +
-                                              std::to_string(files));
+            auto r = run_tool(
+                dir.path(), "build --algorithm " + std::string(algo) + " " + quote(text.string()) +
+                                " -o " + quote(sa.string()) + " --memory 32MiB -q --tmp-dir " +
+                                quote(tmp.string()) + " --tmp-files " + std::to_string(files));
             CHECK(r.stderr_ == "");
             REQUIRE(r.code == 0);
             CHECK(read_file(sa) == expected);
