@@ -27,8 +27,8 @@ struct options {
     unsigned index_bytes = 5;                 //!< --index-bytes: 4, 5 or 8
     std::string tmp_dir;             //!< --tmp-dir; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp
     std::uint64_t tmp_capacity = 0;  //!< --tmp-capacity: fixed disk size; 0: grows
-    unsigned tmp_files = 2;          //!< --tmp-files: disk files, each with an I/O thread
-    bool quiet = false;              //!< --quiet: no progress, no summary
+    unsigned tmp_files = 0;  //!< --tmp-files: disk files, each with an I/O thread; 0: by budget
+    bool quiet = false;      //!< --quiet: no progress, no summary
 };
 
 //! The --help text.
@@ -66,9 +66,10 @@ Options:
   --tmp-capacity SIZE     fixed size of the temporary disk (default: grows as needed), split
                           evenly over its files; it also limits every file the run writes
                           to SIZE / --tmp-files
-  --tmp-files N           files of the temporary disk, 1 to 16 (default 2); the blocks are
-                          spread over them, and each has a thread of its own for the I/O;
-                          each file adds about 3 MiB to the smallest budget that works
+  --tmp-files N           files of the temporary disk, 1 to 16 (default: 2 with a budget of
+                          64MiB or more, else 1); the blocks are spread over them, and each
+                          has a thread of its own for the I/O; each file adds about 3 MiB to
+                          the smallest budget that works
   -q, --quiet             no progress and no summary on stderr
 
 Exit codes: 0 success (check: the array is correct), 1 unexpected error, 2 bad command line,

@@ -46,16 +46,23 @@ inline std::uint64_t input_length(const std::string& path) {
     }
 }
 
-//! Configures the temporary disk; an unusable directory is an output error. Several files, even
+//! The temporary disk's files: as asked, else 2 from a budget of 64 MiB on. Several files, even
 //! on one device, each get one of STXXL's I/O threads, which serve one request at a time: with
-//! two, a merge's reads and writes overlap on the device.
+//! two, a merge's reads and writes overlap on the device. Each file's buffers raise the smallest
+//! budget that works by about 3 MiB, which small budgets keep for the work itself.
+inline unsigned temporary_files(const options& o) {
+    if (o.tmp_files) return o.tmp_files;
+    return o.memory_bytes >= (std::uint64_t(64) << 20) ? 2 : 1;
+}
+
+//! Configures the temporary disk; an unusable directory is an output error.
 inline void configure_disks(const options& o) {
     external_memory_config cfg;
     cfg.tmp_base = o.tmp_dir;
+    const unsigned files = temporary_files(o);
     // A capacity split so that the files together hold no more than asked (never 0: growing).
-    const std::uint64_t per_file =
-        o.tmp_capacity / o.tmp_files + (o.tmp_capacity % o.tmp_files != 0);
-    cfg.disks.assign(o.tmp_files, disk_spec{per_file});
+    const std::uint64_t per_file = o.tmp_capacity / files + (o.tmp_capacity % files != 0);
+    cfg.disks.assign(files, disk_spec{per_file});
     try {
         configure_external_memory(cfg);
     } catch (const config_error& e) {
