@@ -163,7 +163,8 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
 }
 
 // The blocks spread over one to four temporary files (the runs' blocks round-robin, the PPQ's
-// too): the same array every time, and no file left. (eSAIS's queue takes 4 MiB per file.)
+// too): the same array every time, and no file left. (Each file takes about 3 MiB of the
+// budget, eSAIS's queue a little more: 32 MiB.)
 TEST_CASE("emflow-sa --tmp-files: the same array from one to four files", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "files", tmp = dir.path() / "files-tmp";
