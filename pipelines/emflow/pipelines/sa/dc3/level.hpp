@@ -91,6 +91,18 @@ std::vector<I> read_symbols(Src&& src, std::uint64_t n) {
     return s;
 }
 
+//! Prefix doubling on s (symbols 1..sigma) where it runs (32-bit symbols) and pays: true if it
+//! sorted (suffix array in pairs, ranks in s); else s and sigma may hold the ranks it reached.
+template <class I>
+bool sorted_by_doubling(std::vector<I>& s, std::size_t& sigma, std::vector<std::uint64_t>& pairs,
+                        const dc3_settings& cfg) {
+    if constexpr (std::is_same_v<I, std::uint32_t>)
+        return suffix_array_by_doubling(s, sigma, pairs, cfg.mode == pipelining::parallel,
+                                        doubling_work_limit(s.size()));
+    else
+        return false;
+}
+
 //! The suffix array of a level's text into out, in RAM: prefix doubling where it pays, else
 //! SA-IS (on doubling's ranks if it gave up midway).
 template <class Index, class I, class OpenText, class Out>
@@ -100,18 +112,16 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
         begin_phase(cfg.report, phase_name(level, "in-memory suffix array"), n * symbol_bytes);
     std::vector<I> s = read_symbols<I>(count_progress(open_text(), ph, symbol_bytes), n);
     std::size_t alphabet = std::size_t(sigma);
-    if constexpr (std::is_same_v<I, std::uint32_t>) {
-        std::vector<std::uint64_t> pairs;
-        if (suffix_array_by_doubling(s, alphabet, pairs, cfg.mode == pipelining::parallel,
-                                     doubling_work_limit(n))) {
-            std::vector<I>().swap(s);
-            materialize(streamify(pairs) | transform([](std::uint64_t p) {
-                            return Index(std::uint64_t(doubling_detail::position(p)));
-                        }),
-                        out);
-            return;
-        }
+    std::vector<std::uint64_t> pairs;
+    if (sorted_by_doubling(s, alphabet, pairs, cfg)) {
+        std::vector<I>().swap(s);
+        materialize(streamify(pairs) | transform([](std::uint64_t p) {
+                        return Index(std::uint64_t(doubling_detail::position(p)));
+                    }),
+                    out);
+        return;
     }
+    std::vector<std::uint64_t>().swap(pairs);
     std::vector<I> sa(n);
     suffix_array_in_memory(s.data(), std::size_t(n), alphabet, sa.data());
     std::vector<I>().swap(s);
@@ -122,11 +132,9 @@ void in_memory_level(OpenText& open_text, std::uint64_t n, std::uint64_t sigma, 
 //! doubling leaves them in s when it sorts; else SA-IS's suffix array inverted in place.
 template <class I>
 void rank_in_memory(std::vector<I>& s, std::size_t sigma, const dc3_settings& cfg) {
-    if constexpr (std::is_same_v<I, std::uint32_t>) {
+    {
         std::vector<std::uint64_t> pairs;
-        if (suffix_array_by_doubling(s, sigma, pairs, cfg.mode == pipelining::parallel,
-                                     doubling_work_limit(s.size())))
-            return;
+        if (sorted_by_doubling(s, sigma, pairs, cfg)) return;
     }
     std::vector<I> sa(s.size());
     suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
