@@ -322,13 +322,20 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     // 16 MiB is enough for eSAIS with the one temporary file a small budget gets by default,
     // not with two, whose buffers take 3 MiB more
     expect(build + "--memory 16MiB --algorithm esais --tmp-files 2", 7);
-    // the temporary disk runs full
-    const std::string full_disk = "--memory 16MiB --tmp-capacity 2MiB";
+    // the temporary disk runs full (24 MiB: room for the 20 MiB output, whose writes the file
+    // size limit that enforces the capacity stops too, but not for the work)
+    const std::string full_disk = "--memory 16MiB --tmp-capacity 24MiB";
     expect(build + full_disk, 6);
     expect(build + full_disk + " --algorithm esais", 6);
     expect(build + full_disk + " --algorithm esais --queue stxxl", 6);
     expect(build + full_disk + " --algorithm esais --lcp " + quote((work / "text.lcp").string()),
            6);
+    // a capacity below the output's size: refused before any work, naming what would do
+    auto r = run_tool(dir.path(), build + "--memory 16MiB --tmp-capacity 19MiB");
+    CHECK(r.code == 2);
+    CHECK(r.stderr_.find("give at least 20971520 bytes") != std::string::npos);
+    CHECK(r.stderr_.find("DC3") == std::string::npos);  // no phase began
+    expect(build + "--memory 64MiB --tmp-capacity 39MiB", 2);  // two files of 19.5 MiB
     // with the LCP array: neither output left behind
     expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
 
@@ -336,7 +343,7 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     const fs::path huge = work / "huge";
     { std::ofstream(huge).put('x'); }
     fs::resize_file(huge, (std::uint64_t(1) << 32) + 10);
-    auto r = run_tool(dir.path(), "build " + quote(huge.string()) + " -o " + quote(sa.string()) +
+    r = run_tool(dir.path(), "build " + quote(huge.string()) + " -o " + quote(sa.string()) +
                                       " --index-bytes 4");
     CHECK(r.code == 4);
     CHECK(r.stderr_.find("--index-bytes 5") != std::string::npos);

@@ -65,7 +65,8 @@ Options:
                           /var/tmp); they are removed, also after a failure
   --tmp-capacity SIZE     fixed size of the temporary disk (default: grows as needed), split
                           evenly over its files; it also limits every file the run writes
-                          to SIZE / --tmp-files
+                          to SIZE / --tmp-files, so a build whose output is larger is
+                          refused before it starts
   --tmp-files N           files of the temporary disk, 1 to 16 (default: 2 with a budget of
                           64MiB or more, else 1); the blocks are spread over them, and each
                           has a thread of its own for the I/O; each file adds about 3 MiB to

@@ -55,14 +55,18 @@ inline unsigned temporary_files(const options& o) {
     return o.memory_bytes >= (std::uint64_t(64) << 20) ? 2 : 1;
 }
 
+//! Each temporary file's share of --tmp-capacity (0: none, the files grow): split so that the
+//! files together hold no more than asked, and never 0.
+inline std::uint64_t capacity_per_file(const options& o) {
+    const unsigned files = temporary_files(o);
+    return o.tmp_capacity / files + (o.tmp_capacity % files != 0);
+}
+
 //! Configures the temporary disk; an unusable directory is an output error.
 inline void configure_disks(const options& o) {
     external_memory_config cfg;
     cfg.tmp_base = o.tmp_dir;
-    const unsigned files = temporary_files(o);
-    // A capacity split so that the files together hold no more than asked (never 0: growing).
-    const std::uint64_t per_file = o.tmp_capacity / files + (o.tmp_capacity % files != 0);
-    cfg.disks.assign(files, disk_spec{per_file});
+    cfg.disks.assign(temporary_files(o), disk_spec{capacity_per_file(o)});
     try {
         configure_external_memory(cfg);
     } catch (const config_error& e) {
@@ -110,6 +114,22 @@ void open_output(file_sink<Index>& out, char (&partial)[4096]) {
     std::strncpy(partial, out.temporary_path().c_str(), sizeof partial - 1);
 }
 
+//! --tmp-capacity works by the process's file size limit (external_memory.hpp), which stops a
+//! write at any position past it, in the outputs too: a build whose arrays (bytes each) would
+//! pass it is refused before any work, where it would fail at its end.
+inline void check_outputs_fit(const options& o, std::uint64_t bytes) {
+    const std::uint64_t limit = capacity_per_file(o);
+    if (limit == 0 || bytes <= limit) return;
+    const unsigned files = temporary_files(o);
+    throw tool_error(exit_usage,
+                     "--tmp-capacity " + format_bytes(double(o.tmp_capacity)) + " gives " +
+                         std::to_string(files) + " temporary file(s) " +
+                         format_bytes(double(limit)) + " each, and the file size limit that " +
+                         "enforces it applies to the output too, which takes " +
+                         format_bytes(double(bytes)) + ": give at least " +
+                         std::to_string(bytes * files) + " bytes (or no --tmp-capacity)");
+}
+
 inline double seconds_since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -122,6 +142,7 @@ int build(const options& o, progress* report) {
                                          " bytes, more than " + std::to_string(o.index_bytes) +
                                          "-byte indices can address (use --index-bytes " +
                                          (o.index_bytes == 4 ? "5)" : "8)"));
+    check_outputs_fit(o, n * sizeof(Index));
     configure_disks(o);
     file_sink<Index> out(o.output);
     open_output(out, partial_output);
