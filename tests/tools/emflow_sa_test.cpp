@@ -334,7 +334,7 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     auto r = run_tool(dir.path(), build + "--memory 16MiB --tmp-capacity 19MiB");
     CHECK(r.code == 2);
     CHECK(r.stderr_.find("give at least 20971520 bytes") != std::string::npos);
-    CHECK(r.stderr_.find("DC3") == std::string::npos);  // no phase began
+    CHECK(r.stderr_.find("DC3") == std::string::npos);         // no phase began
     expect(build + "--memory 64MiB --tmp-capacity 39MiB", 2);  // two files of 19.5 MiB
     // with the LCP array: neither output left behind
     expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
@@ -344,7 +344,7 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     { std::ofstream(huge).put('x'); }
     fs::resize_file(huge, (std::uint64_t(1) << 32) + 10);
     r = run_tool(dir.path(), "build " + quote(huge.string()) + " -o " + quote(sa.string()) +
-                                      " --index-bytes 4");
+                                 " --index-bytes 4");
     CHECK(r.code == 4);
     CHECK(r.stderr_.find("--index-bytes 5") != std::string::npos);
     fs::remove(huge);
