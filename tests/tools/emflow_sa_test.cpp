@@ -15,6 +15,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <iterator>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,6 +56,20 @@ std::vector<std::uint8_t> read_file(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
     return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)),
                                      std::istreambuf_iterator<char>());
+}
+
+//! The amount after label in text ("12.5 MiB", as the summary prints it), in bytes; -1 if absent.
+double reported_bytes(const std::string& text, const std::string& label) {
+    const std::size_t at = text.rfind(label);
+    if (at == std::string::npos) return -1;
+    std::istringstream in(text.substr(at + label.size()));
+    double value = -1;
+    std::string unit;
+    in >> value >> unit;
+    const std::vector<std::string> units{"B,", "KiB,", "MiB,", "GiB,", "TiB,"};
+    for (std::size_t k = 0; k < units.size(); ++k, value *= 1024)
+        if (unit == units[k]) return value;
+    return -1;
 }
 
 //! The file format: each entry little-endian in width bytes.
@@ -150,6 +165,7 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     CHECK(r.stderr_.find("DC3") != std::string::npos);
     CHECK(r.stderr_.find("emflow-sa: built the suffix array of") != std::string::npos);
     CHECK(r.stderr_.find("peak memory") != std::string::npos);
+    CHECK(reported_bytes(r.stderr_, "peak temporary disk ") == 0);  // this text fits in RAM
     CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
     // eSAIS's phases, and the time in its priority queue (for bench/run-sa)
     r = run_tool(dir.path(), "build --algorithm esais -o " + quote(sa.string()) + " " +
@@ -160,6 +176,7 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
         INFO(line);
         CHECK(r.stderr_.find(line) != std::string::npos);
     }
+    CHECK(reported_bytes(r.stderr_, "peak temporary disk ") > 0);  // its passes' vectors
 }
 
 // The blocks spread over one to four temporary files (the runs' blocks round-robin, the PPQ's
@@ -375,6 +392,10 @@ TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step",
                                           " --tmp-capacity " + std::to_string(mib) + "MiB");
         CHECK(files_in(tmp) == 0);
         if (r.code == 0) {
+            // the summary's peak (0.1 MiB rounding) within the capacity it ran under
+            const double peak = reported_bytes(r.stderr_, "peak temporary disk ");
+            CHECK(peak > 0);
+            CHECK(peak <= (mib + 0.05) * (1 << 20));
             const auto ref = emflow_test::reference_sa(t);
             CHECK(read_file(sa) == encode(ref, 5));
             CHECK(read_file(lcp) == encode(emflow_test::reference_lcp(t, ref), 5));

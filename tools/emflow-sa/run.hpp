@@ -8,6 +8,8 @@
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/compiled.hpp>
 
+#include <stxxl/mng>
+
 #include <sys/resource.h>
 
 #include <chrono>
@@ -89,17 +91,24 @@ inline double peak_rss_bytes() {
     return double(ru.ru_maxrss) * 1024;
 }
 
-//! One line: what was done, time, rate, peak memory, I/O volume per input byte.
+//! The most the temporary disk held at once so far (STXXL's block manager counts every block
+//! allocated on it, emflow's runs and queues included; the outputs are files of their own).
+inline double peak_disk_bytes() {
+    return double(stxxl::block_manager::get_instance()->get_maximum_allocation());
+}
+
+//! One line: what was done, time, rate, peak memory and temporary disk, I/O volume per input
+//! byte.
 inline void print_summary(const char* what, std::uint64_t n, double seconds) {
     io_volume io = current_io_volume();
     double per_byte = n ? double(io.bytes_read + io.bytes_written) / double(n) : 0;
     std::fprintf(stderr,
-                 "emflow-sa: %s %s in %.1f s (%s/s), peak memory %s, I/O %.1f bytes per input "
-                 "byte (read %s, written %s)\n",
+                 "emflow-sa: %s %s in %.1f s (%s/s), peak memory %s, peak temporary disk %s, "
+                 "I/O %.1f bytes per input byte (read %s, written %s)\n",
                  what, format_bytes(double(n)).c_str(), seconds,
                  format_bytes(seconds > 0 ? double(n) / seconds : 0).c_str(),
-                 format_bytes(peak_rss_bytes()).c_str(), per_byte,
-                 format_bytes(double(io.bytes_read)).c_str(),
+                 format_bytes(peak_rss_bytes()).c_str(), format_bytes(peak_disk_bytes()).c_str(),
+                 per_byte, format_bytes(double(io.bytes_read)).c_str(),
                  format_bytes(double(io.bytes_written)).c_str());
 }
 

@@ -4,57 +4,49 @@
 // type, known once the next run starts: the scan reads the text front to back, run by run, and
 // types each run when the next one begins, so it never holds more than one part (a part's runs
 // strictly rise or fall, hence at most 256 of them). When a part closes, it emits its chain's
-// start (the anchor right of it with the part's first window) and the continuations.
+// start (the anchor right of it with the part's first window) and the continuations, each kind
+// to its sink if it has one (the seeds are read again by another scan where they are needed:
+// seed_scan.hpp).
 #pragma once
 
 #include <emflow/node.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
-#include <emflow/vector_appender.hpp>
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 namespace emflow::pipelines::sa::esais_detail {
 
-//! Where the scan writes (external vectors, in position order).
-template <class Index, class SeedVec, class ContVec>
+//! Where the scan writes, in position order: sinks (operator<<, finish()), each may be null.
+template <class Index, class SeedSink, class ContSink>
 struct scan_outputs {
-    SeedVec* sstar;        //!< S* positions with the L-part left of them (the L-pass's seeds)
-    SeedVec* lstar;        //!< L-part starts after an S-part, with the S-part (the S-pass's seeds)
-    ContVec* l_cont;       //!< continuations of the L-parts
-    ContVec* s_cont;       //!< continuations of the S-parts
+    SeedSink* sstar;       //!< S* positions with the L-part left of them (the L-pass's seeds)
+    SeedSink* lstar;       //!< L-part starts after an S-part, with the S-part (the S-pass's seeds)
+    ContSink* l_cont;      //!< continuations of the L-parts
+    ContSink* s_cont;      //!< continuations of the S-parts
     seed<Index> end{};     //!< the end of the text (anchor n) with the last L-part
     bucket_counts counts;  //!< suffixes by type and byte
 };
 
 //! Push node of the text's bytes that classifies the suffixes and writes the chains' data.
-template <class Index, class SeedVec, class ContVec>
+template <class Index, class SeedSink, class ContSink>
 class classifier {
     struct run {
         std::uint64_t start, len;  // leftmost position, length
         std::uint8_t ch;
     };
-    using seed_writer = vector_appender<SeedVec>;
-    using cont_writer = vector_appender<ContVec>;
 
 public:
     using value_type = std::uint8_t;  //!< element type
 
-    //! Writes into out (whose vectors are replaced); out.end is set at push_stop().
-    explicit classifier(scan_outputs<Index, SeedVec, ContVec>& out) : out_(&out) {}
+    //! Writes into out's sinks; out.counts and out.end are set by the scan.
+    explicit classifier(scan_outputs<Index, SeedSink, ContSink>& out) : out_(&out) {}
 
-    //! Opens the writers.
+    //! Starts counting.
     void start(run_context&) {
-        for (SeedVec* v : {out_->sstar, out_->lstar}) v->clear();
-        for (ContVec* v : {out_->l_cont, out_->s_cont}) v->clear();
         out_->counts = {};
-        sstar_ = std::make_unique<seed_writer>(*out_->sstar);
-        lstar_ = std::make_unique<seed_writer>(*out_->lstar);
-        l_cont_ = std::make_unique<cont_writer>(*out_->l_cont);
-        s_cont_ = std::make_unique<cont_writer>(*out_->s_cont);
         part_.reserve(257);
     }
     //! The next byte.
@@ -78,10 +70,10 @@ public:
             typed(cur_, true);
             close_part(pos_, 0, 0);
         }
-        sstar_->finish();
-        lstar_->finish();
-        l_cont_->finish();
-        s_cont_->finish();
+        if (out_->sstar) out_->sstar->finish();
+        if (out_->lstar) out_->lstar->finish();
+        if (out_->l_cont) out_->l_cont->finish();
+        if (out_->s_cont) out_->s_cont->finish();
     }
 
 private:
@@ -111,29 +103,24 @@ private:
     void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len) {
         const seed<Index> s{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
         if (!part_l_) {
-            *lstar_ << s;
+            if (out_->lstar) *out_->lstar << s;
             ++out_->counts.lstar[c];
         } else if (a == pos_) {  // only push_stop closes at the end
             out_->end = s;
         } else {
-            *sstar_ << s;
+            if (out_->sstar) *out_->sstar << s;
             ++out_->counts.sstar[c];
         }
+        ContSink* conts = part_l_ ? out_->l_cont : out_->s_cont;
         const std::size_t k = part_.size();
-        for (std::size_t i = full_runs; window_at(i - full_runs).more; i += full_runs) {
+        for (std::size_t i = full_runs; conts && window_at(i - full_runs).more; i += full_runs) {
             const run& finished = part_[k - i];  // nearest-first run i - 1
-            const continuation<Index> rec{Index(finished.start), window_at(i), finished.ch};
-            if (part_l_)
-                *l_cont_ << rec;
-            else
-                *s_cont_ << rec;
+            *conts << continuation<Index>{Index(finished.start), window_at(i), finished.ch};
         }
         part_.clear();
     }
 
-    scan_outputs<Index, SeedVec, ContVec>* out_;
-    std::unique_ptr<seed_writer> sstar_, lstar_;
-    std::unique_ptr<cont_writer> l_cont_, s_cont_;
+    scan_outputs<Index, SeedSink, ContSink>* out_;
     std::vector<run> part_;  // the open part's runs, left to right
     bool part_l_ = false;
     run cur_{};  // the run being read (type unknown)

@@ -1,6 +1,8 @@
 // emflow/pipelines/sa/esais/level.hpp: eSAIS on a byte text (Bingmann, Fischer & Osipov, ALENEX
 // 2013; SAIS by Nong, Zhang & Chan, DCC 2009), its inducing on the bulk-parallel queue:
-//   1. classify: one scan of the text writes the chains' seeds and continuations;
+//   1. classify: one scan of the text counts the suffixes by type and writes the chains'
+//      continuations (their seeds are read again by scans of the text where a phase needs them,
+//      seed_scan.hpp);
 //   2. sort the S*-substrings: the two inducing passes with the S* suffixes seeded by bucket only,
 //      naming equal prefixes alike (a suffix's name is new unless its bucket and its inducer's
 //      name equal those of the suffix placed before it); the S* suffixes' names in the S-pass's
@@ -33,10 +35,12 @@
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
 #include <emflow/pipelines/sa/esais/queue_clock.hpp>
+#include <emflow/pipelines/sa/esais/seed_scan.hpp>
 #include <emflow/pipelines/sa/esais/sequential_queue.hpp>
 #include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/ppq.hpp>
+#include <emflow/vector_appender.hpp>
 
 #include <algorithm>
 #include <array>
@@ -104,8 +108,8 @@ struct level_state {
     using end_vector = ext_vector<chain_end<Index>>;
 
     const esais_settings& cfg;    //!< the settings
+    const text_source& text;      //!< opens the text (its seeds are scanned again from it)
     std::uint64_t n;              //!< text length
-    seed_vector sstar, lstar;     //!< from the scan, in position order
     cont_vector l_cont, s_cont;   //!< continuations, sorted in their pass's order
     seed<Index> end{};            //!< the end of the text with the last L-part
     bucket_counts counts;         //!< suffixes by type and byte, from the scan
@@ -123,6 +127,13 @@ struct level_state {
         q.memory_bytes = std::size_t(cfg.memory_bytes / 2);
         return q;
     }
+    //! The number of seeds of a kind (the scan counted them).
+    std::uint64_t seeds(seed_kind kind) const {
+        const auto& c = kind == seed_kind::sstar ? counts.sstar : counts.lstar;
+        std::uint64_t total = 0;
+        for (std::uint64_t k : c) total += k;
+        return total;
+    }
     //! RAM of a pass besides its queue.
     template <class Item>
     pass_limits limits() const {
@@ -136,17 +147,21 @@ struct level_state {
 };
 
 //! Phase 1: the scan, then the continuations sorted in their passes' orders.
-template <class Index, class OpenText>
-void classify(OpenText& open_text, level_state<Index>& st) {
+template <class Index>
+void classify(level_state<Index>& st) {
     using S = level_state<Index>;
+    using cont_writer = vector_appender<typename S::cont_vector>;
     auto ph = begin_phase(st.cfg.report, phase_name("classify"), st.n);
     typename S::cont_vector l_cont, s_cont;
-    scan_outputs<Index, typename S::seed_vector, typename S::cont_vector> out{
-        &st.sstar, &st.lstar, &l_cont, &s_cont, {}, {}};
-    classifier<Index, typename S::seed_vector, typename S::cont_vector> scan(out);
-    materialize(count_progress(open_text(), ph, 1), scan);
-    st.end = out.end;
-    st.counts = out.counts;
+    {
+        cont_writer lw(l_cont), sw(s_cont);
+        scan_outputs<Index, seed_buffer<Index>, cont_writer> out{nullptr, nullptr, &lw, &sw,
+                                                                  {},      {}};
+        classifier<Index, seed_buffer<Index>, cont_writer> scan(out);
+        materialize(count_progress(st.text(), ph, 1), scan);
+        st.end = out.end;
+        st.counts = out.counts;
+    }
     st.lranks = bucket_ranks::of(st.counts, false);
     st.sranks = bucket_ranks::of(st.counts, true);
     write_vector(
@@ -190,11 +205,11 @@ private:
 template <class Index, bool Ranked>
 void s_seeds(const level_state<Index>& st, const typename level_state<Index>::end_vector& ends,
              typename level_state<Index>::seed_vector& out) {
-    using S = level_state<Index>;
-    if (ends.size() != st.lstar.size())
+    const std::uint64_t starts = st.seeds(seed_kind::lstar);
+    if (ends.size() != starts)
         throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ends.size()) +
-                               " chains, " + std::to_string(st.lstar.size()) + " expected");
-    typename S::seed_vector::bufreader_type windows(st.lstar);
+                               " chains, " + std::to_string(starts) + " expected");
+    seed_scan<Index> windows(st.text, seed_kind::lstar);
     auto joined =
         map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, st.sorting(ends.size())),
                  [&windows](const chain_end<Index>& e) {
@@ -294,7 +309,7 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
     typename S::end_vector sstar_named;
     {
         // The seeds in position order, ranked by their buckets
-        typename S::seed_vector::bufreader_type sstar(st.sstar);
+        seed_scan<Index> sstar(st.text, seed_kind::sstar);
         std::array<std::uint64_t, 256> seen{};
         auto ranked = [&st, &seen](const seed<Index>& s) {
             seed<Index> t = s;
@@ -314,9 +329,10 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
             lrounds, srounds);
         w.finish();
     }
-    if (sstar_named.size() != st.sstar.size())
+    if (sstar_named.size() != st.seeds(seed_kind::sstar))
         throw std::logic_error("emflow: eSAIS S-pass found " + std::to_string(sstar_named.size()) +
-                               " S* suffixes, " + std::to_string(st.sstar.size()) + " expected");
+                               " S* suffixes, " + std::to_string(st.seeds(seed_kind::sstar)) +
+                               " expected");
     // Backwards order: the first is the greatest substring.
     std::uint64_t distinct = 0;
     {
@@ -342,7 +358,7 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
 //! Phase 3: the S* suffixes' ranks (from 1) by position into names (unique names are the ranks).
 template <class Index>
 void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t distinct) {
-    const std::uint64_t m = st.sstar.size();
+    const std::uint64_t m = st.seeds(seed_kind::sstar);
     if (distinct < m) {
         ext_vector<Index> ranks;
         ext_vector<Index> sa;
@@ -361,14 +377,17 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
 template <class Index>
 void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
                 typename level_state<Index>::seed_vector& sorted) {
-    const std::uint64_t m = st.sstar.size();
+    const std::uint64_t m = st.seeds(seed_kind::sstar);
     auto ph = begin_phase(st.cfg.report, phase_name("order the S* suffixes"), m);
     typename ext_vector<Index>::bufreader_type rank_of(ranks);
-    auto seeds = map_each(streamify(st.sstar), [&rank_of](const seed<Index>& s) {
-        seed<Index> t = s;
-        t.order = *rank_of;
-        ++rank_of;
-        return t;
+    seed_scan<Index> sstar(st.text, seed_kind::sstar);
+    auto seeds = from_refill<seed<Index>>([&sstar, &rank_of](seed<Index>* out, std::size_t cap) {
+        std::size_t k = 0;
+        for (; k < cap && !sstar.empty(); ++k, ++sstar, ++rank_of) {
+            out[k] = *sstar;
+            out[k].order = *rank_of;
+        }
+        return k;
     });
     write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorting(m)), sorted, st.graph());
 }
@@ -489,19 +508,18 @@ void induce_all(level_state<Index>& st, LSeeds& seeds, Out& out, LcpOut* lcp_out
 
 //! The suffix array of the n-byte text into out (n > 0), and its LCP array into lcp_out unless
 //! LcpOut is void.
-template <class Index, class OpenText, class Out, class LcpOut>
-void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out,
+template <class Index, class Out, class LcpOut>
+void esais_level(text_source& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out,
                  const esais_settings& cfg) {
-    level_state<Index> st{cfg, n, {}, {}, {}, {}, {}, {}, {}, {}};
+    level_state<Index> st{cfg, open_text, n, {}, {}, {}, {}, {}, {}};
     using S = level_state<Index>;
-    classify(open_text, st);
+    classify(st);
     ext_vector<Index> ranks;
     rank_sstar(st, ranks, name_substrings(st, ranks));
     if constexpr (!std::is_void_v<LcpOut>) {
         typename S::seed_vector sorted;
         sort_sstar(st, ranks, sorted);
         ranks.clear();
-        st.sstar.clear();
         join_sstar_lcps(open_text, st, sorted);
         typename S::seed_vector::bufreader_type seeds(sorted);
         induce_all(st, seeds, out, lcp_out);
@@ -510,7 +528,7 @@ void esais_level(OpenText& open_text, std::uint64_t n, Out& out, LcpOut* lcp_out
         // come after those of the smaller buckets.
         std::array<std::uint64_t, 256> before{};
         for (unsigned c = 1; c < 256; ++c) before[c] = before[c - 1] + st.counts.sstar[c - 1];
-        typename S::seed_vector::bufreader_type sstar(st.sstar);
+        seed_scan<Index> sstar(st.text, seed_kind::sstar);
         typename ext_vector<Index>::bufreader_type rank_of(ranks);
         auto ranked = [&st, &before, &rank_of](const seed<Index>& s) {
             seed<Index> t = s;
