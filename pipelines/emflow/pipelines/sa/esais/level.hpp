@@ -155,8 +155,9 @@ void classify(level_state<Index>& st) {
     typename S::cont_vector l_cont, s_cont;
     {
         cont_writer lw(l_cont), sw(s_cont);
-        scan_outputs<Index, seed_buffer<Index>, cont_writer> out{nullptr, nullptr, &lw, &sw,
-                                                                  {},      {}};
+        scan_outputs<Index, seed_buffer<Index>, cont_writer> out{};  // no seeds: scanned again
+        out.l_cont = &lw;
+        out.s_cont = &sw;
         classifier<Index, seed_buffer<Index>, cont_writer> scan(out);
         materialize(count_progress(st.text(), ph, 1), scan);
         st.end = out.end;

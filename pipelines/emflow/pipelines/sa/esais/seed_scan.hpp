@@ -54,7 +54,8 @@ struct no_continuations {
 template <class Index>
 class seed_scan {
 public:
-    //! The seeds of kind of the text that open_text opens (it must outlive the scan).
+    //! The seeds of kind of the text that open_text opens (called once, here). The text's
+    //! reader starts in a context of its own: its buffers are not counted in a graph's budget.
     seed_scan(const text_source& open_text, seed_kind kind) : text_(open_text()), scan_(out_) {
         (kind == seed_kind::sstar ? out_.sstar : out_.lstar) = &buffer_;
         text_.start(ctx_);
@@ -94,7 +95,7 @@ private:
         }
     }
 
-    run_context ctx_;  // the text's buffers, outside any graph
+    run_context ctx_;  // the text reader's, outside any graph
     scan_outputs<Index, seed_buffer<Index>, no_continuations> out_{};
     seed_buffer<Index> buffer_;
     any_pull_source<std::uint8_t> text_;
