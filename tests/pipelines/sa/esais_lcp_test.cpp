@@ -114,53 +114,14 @@ TEST_CASE("esais lcp: an exception from the text source reaches the caller", "[s
     esais_cases::failing_text_source(arrays::sa_and_lcp);
 }
 
-// A text source that throws at the start of its i-th opening, for every i at which the
-// construction reads the text (counted by a run that succeeds: the S* LCP search opens the text
-// in each round and slice): the exception reaches the caller and no temporary file is left; an
-// opening that reads nothing may fail without effect.
+// The S* LCP search opens the text in each round and slice: most openings are its, alike slice
+// after slice, so the case fails at the first, every 12th (under the sanitizers, a hundred times
+// slower here, every 56th) from an offset the seed picks, and the last; seeds cover them all.
 TEST_CASE("esais lcp: the text source failing at any of its openings", "[sa][esais][lcp]") {
-    auto& dir = emflow_test::configure_test_disks();
-    const auto t = emflow_test::period_doubling_text(20000);  // LCPs up to a quarter of the text
     auto s = settings(32 * MiB, pipelining::traditional, 1000);
     s.lcp_slice_pairs = 500;
-    std::size_t opened = 0, fail_at = ~std::size_t(0);
-    std::vector<bool> read;  // read[i]: the i-th opening was read
-    auto open = [&] {
-        const std::size_t i = opened++;
-        read.push_back(false);
-        return generate(t.size(), [&, i, k = std::size_t(0)]() mutable {
-            if (i == fail_at) throw std::runtime_error("text source failed");
-            read[i] = true;
-            return t[k++];
-        });
-    };
-    auto build = [&] {
-        emflow::pipelines::sa::sa_vector<std::uint32_t> out, lcp;
-        esais_detail::run<std::uint32_t>(open, t.size(), out, s, &lcp);
-    };
-    build();
-    const std::vector<bool> reads = read;
-    INFO(reads.size() << " openings");
-    REQUIRE(reads.size() >= 8);
-    // The first opening, then every 12th (under the sanitizers, a hundred times slower here,
-    // every 56th) from an offset the seed picks, and the last: seeds cover them all. (Most
-    // openings are the S* LCP search's, alike slice after slice.)
     const std::size_t stride = emflow_test::under_address_sanitizer() ? 56 : 12;
-    const std::size_t offset = 1 + emflow_test::test_seed() % stride;
-    auto next = [&](std::size_t i) {
-        const std::size_t j = i == 0 ? offset : i + stride;
-        return i + 1 >= reads.size() ? reads.size() : std::min(j, reads.size() - 1);
-    };
-    for (fail_at = 0; fail_at < reads.size(); fail_at = next(fail_at)) {
-        INFO("failing at opening " << fail_at);
-        opened = 0;
-        read.clear();
-        if (reads[fail_at])
-            CHECK_THROWS_WITH(build(), "text source failed");
-        else
-            build();
-        CHECK(dir.entries() == 0);
-    }
+    esais_cases::failing_openings(arrays::sa_and_lcp, s, stride, 8);
 }
 
 TEST_CASE("esais lcp: the public API, push-node outputs, the LCP checker accepts",

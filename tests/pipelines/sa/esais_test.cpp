@@ -2,7 +2,8 @@
 // every standard text with a budget that sends the queue and the sorters to disk and the
 // recursion through external DC3 levels, both pipelining modes, both queues; continuations, tiny
 // bulks, the least budget, deep recursion; a too small budget and a too long text; a failing
-// text source (the cases shared with esais_lcp_test.cpp: esais_test_support.hpp).
+// text source, also at each of its openings (the cases shared with esais_lcp_test.cpp:
+// esais_test_support.hpp).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -107,4 +108,10 @@ TEST_CASE("esais: a too small budget or a too long text fails before any work", 
 
 TEST_CASE("esais: an exception from the text source reaches the caller", "[sa][esais]") {
     esais_cases::failing_text_source(arrays::sa);
+}
+
+// The suffix array alone opens the text a few times (the scan, then the seed scans of the
+// passes): the case fails at each opening.
+TEST_CASE("esais: the text source failing at any of its openings", "[sa][esais]") {
+    esais_cases::failing_openings(arrays::sa, settings(32 * MiB, pipelining::parallel, 1000), 1, 4);
 }

@@ -7,6 +7,7 @@
 #include <emflow/pipelines/sa/esais.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <random>
@@ -195,6 +196,54 @@ inline void failing_text_source(arrays a) {
                     emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, n, out, s, &lcp),
                     "text source failed");
         }
+        CHECK(dir.entries() == 0);
+    }
+}
+
+//! A text source that throws at the start of its i-th opening, for the first, every stride-th
+//! from an offset the seed picks, and the last of the openings a successful run makes (at least
+//! least_openings of them; the seed scans open the text again in later phases): the exception
+//! reaches the caller and no temporary file is left; an opening that reads nothing may fail
+//! without effect.
+inline void failing_openings(arrays a, const emflow::pipelines::sa::esais_detail::esais_settings& s,
+                             std::size_t stride, std::size_t least_openings) {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto t = emflow_test::period_doubling_text(20000);  // LCPs up to a quarter of the text
+    std::size_t opened = 0, fail_at = ~std::size_t(0);
+    std::vector<bool> read;  // read[i]: the i-th opening was read
+    auto open = [&] {
+        const std::size_t i = opened++;
+        read.push_back(false);
+        return emflow::generate(t.size(), [&, i, k = std::size_t(0)]() mutable {
+            if (i == fail_at) throw std::runtime_error("text source failed");
+            read[i] = true;
+            return t[k++];
+        });
+    };
+    auto build = [&] {
+        emflow::pipelines::sa::sa_vector<std::uint32_t> out, lcp;
+        if (a == arrays::sa)
+            emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, t.size(), out, s);
+        else
+            emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, t.size(), out, s, &lcp);
+    };
+    build();
+    const std::vector<bool> reads = read;
+    INFO(reads.size() << " openings");
+    REQUIRE(reads.size() >= least_openings);
+    const std::size_t offset = 1 + emflow_test::test_seed() % stride;
+    auto next = [&](std::size_t i) {
+        const std::size_t j = i == 0 ? offset : i + stride;
+        return i + 1 >= reads.size() ? reads.size() : std::min(j, reads.size() - 1);
+    };
+    for (fail_at = 0; fail_at < reads.size(); fail_at = next(fail_at)) {
+        INFO("failing at opening " << fail_at);
+        opened = 0;
+        read.clear();
+        if (reads[fail_at])
+            CHECK_THROWS_WITH(build(), "text source failed");
+        else
+            build();
         CHECK(dir.entries() == 0);
     }
 }

@@ -50,25 +50,39 @@ public:
         part_.reserve(257);
     }
     //! The next byte.
-    void push(std::uint8_t c) {
-        if (have_run_ && c == cur_.ch) {
-            ++cur_.len;
-        } else {
-            if (have_run_) typed(cur_, cur_.ch > c);
-            cur_ = {pos_, 1, c};
-            have_run_ = true;
-        }
-        ++pos_;
-    }
+    void push(std::uint8_t c) { push_batch(&c, 1); }
     //! The next n bytes.
     void push_batch(const std::uint8_t* p, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) push(p[i]);
+        if (n == 0) return;
+        if (!have_run_) {
+            cur_ = {pos_, 0, p[0]};
+            have_run_ = true;
+        }
+        // the open run in locals (in registers), not in the member
+        run r = cur_;
+        std::uint64_t pos = pos_;
+        for (std::size_t i = 0; i < n;) {
+            const std::uint8_t c = p[i];
+            if (c == r.ch) {
+                std::size_t j = i + 1;
+                while (j < n && p[j] == c) ++j;
+                r.len += j - i;
+                pos += j - i;
+                i = j;
+            } else {
+                typed(r, r.ch > c);
+                r = {pos++, 1, c};
+                ++i;
+            }
+        }
+        cur_ = r;
+        pos_ = pos;
     }
     //! End of the text: the last run is L-type, its part ends at the end marker.
     void push_stop() {
         if (have_run_) {
             typed(cur_, true);
-            close_part(pos_, 0, 0);
+            close_part(pos_, 0, 0, true);
         }
         if (out_->sstar) out_->sstar->finish();
         if (out_->lstar) out_->lstar->finish();
@@ -78,10 +92,14 @@ public:
 
 private:
     //! Run r has type L (or S).
-    void typed(const run& r, bool l_type) {
+    void typed(run r, bool l_type) {
         if (!part_.empty() && part_l_ != l_type) close_part(r.start, r.ch, r.len);
         (l_type ? out_->counts.l_type : out_->counts.s_type)[r.ch] += r.len;
-        part_.push_back(r);
+        // field by field into place: a copy of the whole run stalls on store forwarding
+        run& slot = part_.emplace_back();
+        slot.start = r.start;
+        slot.len = r.len;
+        slot.ch = r.ch;
         part_l_ = l_type;
     }
     //! The window of the current part from its run i (nearest first) on: all of its runs if they
@@ -99,16 +117,20 @@ private:
         }
         return w;
     }
-    //! The part ends before the anchor run r (at position a, byte c, length len).
-    void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len) {
-        const seed<Index> s{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
+    //! The part ends before the anchor run r (at position a, byte c, length len), or before the
+    //! end of the text (at_end).
+    void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len, bool at_end = false) {
+        // built only where it goes: a scan mostly drops one kind of seeds or both
+        auto anchor = [&] {
+            return seed<Index>{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
+        };
         if (!part_l_) {
-            if (out_->lstar) *out_->lstar << s;
+            if (out_->lstar) *out_->lstar << anchor();
             ++out_->counts.lstar[c];
-        } else if (a == pos_) {  // only push_stop closes at the end
-            out_->end = s;
+        } else if (at_end) {
+            out_->end = anchor();
         } else {
-            if (out_->sstar) *out_->sstar << s;
+            if (out_->sstar) *out_->sstar << anchor();
             ++out_->counts.sstar[c];
         }
         ContSink* conts = part_l_ ? out_->l_cont : out_->s_cont;
