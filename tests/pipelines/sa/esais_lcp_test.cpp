@@ -9,10 +9,8 @@
 
 #include <emflow/pipelines/sa/lcp_checker.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
