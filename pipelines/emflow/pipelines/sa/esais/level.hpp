@@ -252,7 +252,12 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
         sequential_queue<item_t, order> q(st.cfg.memory_bytes / 8);
         return run(q);
     }
-    parallel_priority_queue<item_t, order> q(order{}, st.queue_config());
+    // Two read blocks per external array (the queue's default gives each up to a 64th of its
+    // RAM): a pass pushes many times the queue's RAM through it, and smaller read buffers let
+    // more external arrays wait before the queue merges them, which rewrites their items.
+    ppq_config qc = st.queue_config();
+    qc.read_buffer_bytes = 2 * ppq_detail::resolve(qc, sizeof(item_t)).block_bytes;
+    parallel_priority_queue<item_t, order> q(order{}, qc);
     return run(q);
 }
 
