@@ -1,13 +1,15 @@
 // ppq_tour: every interface of emflow's bulk-parallel external-memory priority queue, on more
 // items than its memory budget holds: single push/pop, a parallel bulk push (OpenMP threads),
-// bulk_pop, bulk_pop_limit, the limit loop (paper, Listing 2), and the queue's statistics.
-// Checks that every item comes out once, in order, and prints a verdict.
+// a run pushed in order (push_sorted), bulk_pop, bulk_pop_limit, the limit loop (paper, Listing 2),
+// and the queue's statistics. Checks that every item comes out once, in order, and prints a
+// verdict.
 //
 //   ppq_tour [items=20000000] [memory_mib=64]
 #include <emflow/ppq.hpp>
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
@@ -32,10 +34,18 @@ int main(int argc, char** argv) {
     for (std::uint64_t i = 0; i < 1000; ++i) pq.push(key_of(i));
 
     // One bulk phase, filled from all OpenMP threads (each pushes into its own insertion heap).
+    const std::uint64_t run_items = n > 101'000 ? 100'000 : 0;
     pq.bulk_push_begin(n);
 #pragma omp parallel for schedule(static)
-    for (std::int64_t i = 1000; i < std::int64_t(n); ++i) pq.bulk_push(key_of(i));
+    for (std::int64_t i = 1000; i < std::int64_t(n - run_items); ++i) pq.bulk_push(key_of(i));
     pq.bulk_push_end();
+
+    // The last items as one run in pop order (ascending for std::greater): push_sorted adds it
+    // as it is, with no sort (a producer whose output is ordered already).
+    std::vector<std::uint64_t> run;
+    for (std::uint64_t i = n - run_items; i < n; ++i) run.push_back(key_of(i));
+    std::sort(run.begin(), run.end());
+    pq.push_sorted(std::move(run));
     std::cout << "pushed " << pq.size() << " items (" << (pq.size() * 8 >> 20) << " MiB) into "
               << (cfg.memory_bytes >> 20) << " MiB: " << pq.stats().items_on_disk
               << " of them on disk\n";

@@ -13,10 +13,11 @@
 //
 // Ordering is that of std::priority_queue: top() is the greatest item under Compare.
 // Structure: one insertion heap per thread -> sorted internal arrays by level (merged when a
-// level is full) -> when RAM is exhausted, one parallel multiway merge of all internal arrays
-// and the extract buffer into a new external array on disk -> external arrays by level, read
-// through dynamic block prefetching into the extract buffer (for top/pop) or directly into
-// bulk_pop's output. See the headers in emflow/ppq/ for each part.
+// level is full; push_sorted adds a run in pop order as an array directly) -> when RAM is
+// exhausted, one parallel multiway merge of all internal arrays and the extract buffer into a new
+// external array on disk -> external arrays by level, read through dynamic block prefetching
+// into the extract buffer (for top/pop) or directly into bulk_pop's output. See the headers in
+// emflow/ppq/ for each part.
 //
 // Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
 // every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
@@ -188,6 +189,30 @@ public:
             phase_.store(phase::normal);
             external_.set_prefetch(true);  // hints for all arrays made during the bulk
             note_memory();
+        });
+    }
+
+    //! Inserts the items of run, which must be in pop order (else std::invalid_argument, the
+    //! queue unchanged), outside bulk and limit phases; takes over run's storage, whose capacity
+    //! counts as the queue's RAM. A run of at least an eighth of an insertion heap becomes an
+    //! internal array as it is, with no sort (for producers whose output is ordered already); a
+    //! shorter one goes into the insertion heap.
+    void push_sorted(std::vector<T>&& run) {
+        usable();
+        expect(phase::normal, "push_sorted() inside a bulk or limit phase");
+        if (!std::is_sorted(run.begin(), run.end(), order_))
+            throw std::invalid_argument(
+                "emflow::parallel_priority_queue: push_sorted() of a run not in pop order");
+        if (run.size() < std::max<std::size_t>(cfg_.heap_items / 8, 1)) {
+            for (const T& x : run) push(x);
+            std::vector<T>().swap(run);
+            return;
+        }
+        guarded([&] {
+            std::vector<T> items;
+            items.swap(run);
+            add_internal(std::move(items), workers_);
+            ++stats_.sorted_runs;
         });
     }
 

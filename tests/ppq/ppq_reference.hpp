@@ -9,6 +9,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <random>
@@ -142,6 +143,7 @@ struct op_mix {
     bool bulk_push = true;  //!< bulk_push phases (OpenMP and oneTBB, 1..num_threads threads)
     bool bulk_pop = true;   //!< bulk_pop and bulk_pop_limit
     bool limit = true;      //!< limit phases
+    bool sorted = true;     //!< push_sorted (in place of some bulk_push phases)
 };
 
 //! Runs steps random operations; items per operation up to max_batch.
@@ -169,6 +171,14 @@ void random_run(const emflow::ppq_config& cfg, pattern pat, std::uint64_t seed, 
         } else if (op == 2 && mix.bulk_push) {
             std::vector<T> items;
             for (std::size_t i = 0; i < k; ++i) items.push_back(maker.make(keys.next()));
+            if (mix.sorted && rng() % 3 == 0) {
+                std::sort(items.begin(), items.end(), q.ref.value_comp());
+                std::vector<T> run = items;
+                q.pq.push_sorted(std::move(run));
+                q.ref.insert(items.begin(), items.end());
+                q.check_size();
+                continue;
+            }
             const unsigned t = 1 + unsigned(rng() % threads);
             q.pq.bulk_push_begin(rng() % 2 ? items.size() : items.size() / 4);
             if (rng() % 2) {

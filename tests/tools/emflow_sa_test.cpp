@@ -369,21 +369,20 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
 
 // The temporary disk a little larger each time, until the build fits: every run that does not
 // fit stops with exit code 6 and leaves nothing behind, the one that fits writes Kasai's arrays.
-// On the period-doubling text (LCPs up to a quarter of it, so that the S* LCP search runs many
-// rounds) the disk runs full in every step that holds more than the ones before it (a step's
-// progress line is its last one: printed as it ends, also by an error). The S* LCP search is
-// not among them: its slices (n / 8 pairs of 78 bytes) hold less than naming the S*-substrings
-// before it; its failures are tested in the pipeline's tests.
+// The disk runs full in every step that holds more than the ones before it (a step's progress
+// line is its last one: printed as it ends, also by an error). On a random text of four letters
+// each of the three that hold most does: naming the S*-substrings, the S* LCP search, and the
+// inducing passes with their four arrays of positions and LCPs.
 TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step", "[tools]") {
     auto& dir = emflow_test::configure_test_disks();
     fs::path work = dir.path() / "full-steps", tmp = dir.path() / "full-steps-tmp";
     fs::create_directories(work);
     fs::create_directories(tmp);
-    const auto t = emflow_test::period_doubling_text(1 << 20);
+    const auto t = emflow_test::random_text(1 << 20, 4, emflow_test::test_seed());
     const fs::path text = work / "text", sa = work / "text.sa", lcp = work / "text.lcp";
     write_file(text, t);
     std::vector<std::string> failed_in;  // the step each failing run stopped in
-    for (unsigned mib = 16;; mib += 4) {
+    for (unsigned mib = 16;; mib += 2) {
         INFO("--tmp-capacity " << mib << "MiB");
         REQUIRE(mib <= 256);
         auto r = run_tool(dir.path(), "build --algorithm esais " + quote(text.string()) + " -o " +

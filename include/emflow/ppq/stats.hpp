@@ -17,6 +17,7 @@ struct ppq_stats {
     std::uint64_t external_merges = 0;                   //!< level merges of external arrays
     std::uint64_t flushes = 0;           //!< merges of all internal arrays into external memory
     std::uint64_t background_sorts = 0;  //!< full insertion heaps sorted by background tasks
+    std::uint64_t sorted_runs = 0;       //!< runs of push_sorted added without a sort
     std::uint64_t extract_refills = 0;   //!< refills of the extract buffer
     std::uint64_t bytes_written = 0;     //!< bytes written to disk by this queue
     std::uint64_t bytes_read = 0;        //!< bytes read from disk by this queue

@@ -10,6 +10,7 @@
 // c induced from c itself (a run c...c) form round 1, and so on; a round's items keep their
 // order, so a round whose successors fit in RAM is carried over in RAM (long runs of one byte
 // cost no queue operations), the rest goes through the queue, limited by the round's first rank.
+// A bulk's successors go into the queue as one run, ordered by a counting sort (push_successors).
 // Chains that run out of window wait in a sorter and are joined with their continuations by
 // position when their bucket ends (they induce into later buckets only).
 //
@@ -87,8 +88,9 @@ public:
                 y.pos = Index(std::uint64_t(s.pos) - 1);
                 if constexpr (Named) y.name = s.name;
                 y.w = s.w;
-                push(y);
+                push_seed_successor(y, s.ch);
             }
+            push_seed_run();
         } catch (...) {
             end_bulk_quietly();
             throw;
@@ -195,6 +197,7 @@ private:
             throw;
         }
         end_bulk();
+        push_successors();
     }
 
     //! The successor of x (placed with rank and name) in its chain.
@@ -210,7 +213,7 @@ private:
                 carry_.push_back(y);
             } else {
                 overflow_ = true;
-                push(y);
+                push_successor(y);
             }
         } else if (std::uint64_t(x.w.len[1]) > 0) {  // the next run of the window
             for (unsigned k = 0; k + 1 < window_runs; ++k) {
@@ -220,7 +223,7 @@ private:
             y.w.len[window_runs - 1] = Index(0);
             y.w.ch[window_runs - 1] = 0;
             if constexpr (Lcp) y.name = induced(y.w.ch[0]);
-            push(y);
+            push_successor(y);
         } else if (x.w.more) {  // w.ch[1]: the byte of the run in the continuation
             waiting_.push(waiting<Index>{x.pos, rank, Lcp ? induced(x.w.ch[1]) : name});
         } else {
@@ -250,13 +253,14 @@ private:
                 if constexpr (Named) y.name = name;
                 y.w = s.w;
                 if constexpr (Lcp) y.name = induced(y.w.ch[0]);
-                push(y);
+                push_successor(y);
             }
         } catch (...) {
             end_bulk_quietly();
             throw;
         }
         end_bulk();
+        push_successors();
     }
 
     //! The suffix of rank rank has LCP value with the one before it.
@@ -326,6 +330,79 @@ private:
         q_.bulk_push(y, 0);
         ++pushed_;
     }
+    //! Pushes y, the successor of the suffix placed last: on a queue that takes sorted runs, y
+    //! waits for the run of its bulk (push_successors).
+    void push_successor(const item_t& y) {
+        if constexpr (Queue::takes_sorted_runs)
+            successors_.push_back(y);
+        else
+            push(y);
+    }
+    //! Pushes the successors of a bulk's suffixes as one run in the queue's order. Placed in
+    //! rank order, they come in rank order within each bucket (the key's second part), so a
+    //! counting sort by bucket, stable, orders them, where the queue would sort them by
+    //! comparisons.
+    void push_successors() {
+        if constexpr (Queue::takes_sorted_runs) {
+            if (!successors_.empty())
+                q_.push_sorted(by_bucket(successors_, [](const item_t& y) { return y.w.ch[0]; }));
+        }
+    }
+    //! Pushes y, the successor of a ranked seed of byte ch: on a queue that takes sorted runs,
+    //! collected a bulk at a time into a run (push_seed_run) while the seeds' runs are in order.
+    void push_seed_successor(const item_t& y, std::uint8_t ch) {
+        if constexpr (Queue::takes_sorted_runs) {
+            if (seed_runs_) {
+                successors_.push_back(y);
+                seed_bytes_.push_back(ch);
+                if (successors_.size() == lim_.bulk_items) push_seed_run();
+                return;
+            }
+        }
+        push(y);
+    }
+    //! Pushes the collected successors of ranked seeds, ordered by a stable counting sort by
+    //! their seeds' bytes, then by their buckets. A bucket's seeds take a range of ranks of their
+    //! own, the ranges in the pass's order of buckets; so the run is in the queue's order if each
+    //! byte's seeds came in rank order (the L-pass naming the substrings ranks them by position).
+    //! Else the queue sorts them, and the seeds after them too.
+    void push_seed_run() {
+        if constexpr (Queue::takes_sorted_runs) {
+            if (successors_.empty()) return;
+            {
+                std::size_t k = 0;
+                std::vector<item_t> by_seed =
+                    by_bucket(successors_, [this, &k](const item_t&) { return seed_bytes_[k++]; });
+                successors_.swap(by_seed);
+                seed_bytes_.clear();
+            }
+            std::vector<item_t> run =
+                by_bucket(successors_, [](const item_t& y) { return y.w.ch[0]; });
+            const auto pops_before = [](const item_t& a, const item_t& b) { return order()(b, a); };
+            if (std::is_sorted(run.begin(), run.end(), pops_before)) {
+                q_.push_sorted(std::move(run));
+            } else {
+                seed_runs_ = false;
+                for (const item_t& y : run) push(y);
+            }
+        }
+    }
+    //! The items in the pass's order of the buckets byte(item) gives (called once per item, in
+    //! order), stable (a counting sort); items is left empty, its storage kept.
+    template <class Byte>
+    static std::vector<item_t> by_bucket(std::vector<item_t>& items, Byte byte) {
+        std::array<std::size_t, 257> at{};
+        std::vector<std::uint8_t> keys(items.size());
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            keys[k] = std::uint8_t(order::bucket(byte(items[k])));
+            ++at[keys[k] + 1];
+        }
+        for (unsigned b = 0; b < 256; ++b) at[b + 1] += at[b];
+        std::vector<item_t> sorted(items.size());
+        for (std::size_t k = 0; k < items.size(); ++k) sorted[at[keys[k]]++] = items[k];
+        items.clear();
+        return sorted;
+    }
     //! Ends the open bulk phase, if any.
     void end_bulk() {
         if (!in_bulk_) return;
@@ -333,6 +410,8 @@ private:
         q_.bulk_push_end();
     }
     void end_bulk_quietly() {
+        successors_.clear();
+        seed_bytes_.clear();
         try {
             end_bulk();
         } catch (...) {
@@ -350,7 +429,10 @@ private:
     const bucket_ranks* ranks_ = nullptr;  // the ranks of a pass with ranked seeds
     waiting_sorter waiting_;
     std::vector<item_t> bulk_, cur_, carry_;
-    std::vector<seed<Index>> seed_chunk_;  // seeds of the current bucket, a bulk at a time
+    std::vector<item_t> successors_;        // of the current bulk, for push_successors
+    std::vector<std::uint8_t> seed_bytes_;  // their seeds' bytes (push_seed_run)
+    bool seed_runs_ = true;                 // ranked seeds' successors go in as runs
+    std::vector<seed<Index>> seed_chunk_;   // seeds of the current bucket, a bulk at a time
     bool overflow_ = false;
     bool in_bulk_ = false;
     std::size_t pushed_ = 0;       // items pushed in the open bulk phase

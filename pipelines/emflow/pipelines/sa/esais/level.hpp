@@ -98,9 +98,10 @@ inline run_options lcp_search_run(const esais_settings& cfg) {
 }
 
 //! A level's data and budget split. Between the passes the sorts of a graph share the budget
-//! (graph()). In a pass: the queue a half, the sorter of waiting chains an eighth, and four
+//! (graph()). In a pass: the queue a half, the sorter of waiting chains an eighth, and six
 //! bulk-sized buffers (popped items, the round carried in RAM and the one being filled, a chunk
-//! of seeds) a thirty-second each.
+//! of seeds, a bulk's successors and their sorted run until the queue takes it) a thirty-second
+//! each.
 template <class Index>
 struct level_state {
     using seed_vector = ext_vector<seed<Index>>;

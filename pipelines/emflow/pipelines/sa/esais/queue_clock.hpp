@@ -10,6 +10,8 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace emflow::pipelines::sa {
@@ -26,6 +28,14 @@ namespace esais_detail {
 //! The process's queue nanoseconds: [0] naming passes, [1] inducing passes.
 inline std::atomic<std::uint64_t> queue_nanoseconds[2];
 
+//! True if Queue has push_sorted(std::vector<value_type>&&) (the bulk-parallel queue).
+template <class Queue, class = void>
+struct has_push_sorted : std::false_type {};
+template <class Queue>
+struct has_push_sorted<Queue, std::void_t<decltype(std::declval<Queue&>().push_sorted(
+                                  std::declval<std::vector<typename Queue::value_type>&&>()))>>
+    : std::true_type {};
+
 //! Queue of T (the bulk interface of induce_pass) with the time spent in it added to
 //! queue_nanoseconds[Slot] when the wrapper is destroyed.
 template <class T, class Queue, unsigned Slot>
@@ -35,6 +45,8 @@ class timed_queue {
 
 public:
     using value_type = T;  //!< item type
+    //! True if runs in pop order may be pushed whole (push_sorted).
+    static constexpr bool takes_sorted_runs = has_push_sorted<Queue>::value;
 
     //! Times calls into q.
     explicit timed_queue(Queue& q) : q_(q) {}
@@ -67,6 +79,12 @@ public:
         const auto t0 = clock::now();
         q_.bulk_push(x, thread);
         sampled_ += clock::now() - t0;
+    }
+    //! As Queue::push_sorted, timed.
+    void push_sorted(std::vector<value_type>&& run) {
+        const auto t0 = clock::now();
+        q_.push_sorted(std::move(run));
+        spent_ += clock::now() - t0;
     }
     //! As Queue::bulk_push_end, timed.
     void bulk_push_end() {

@@ -35,6 +35,8 @@ class sequential_queue {
                                                                 max_items / 1024>::result;
 
 public:
+    using value_type = T;  //!< item type
+
     //! An empty queue with read and write pools of pool_bytes each.
     explicit sequential_queue(std::size_t pool_bytes)
         : q_(std::make_unique<queue_type>(pool_bytes, pool_bytes)) {}
