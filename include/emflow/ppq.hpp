@@ -200,7 +200,9 @@ public:
     void push_sorted(std::vector<T>&& run) {
         usable();
         expect(phase::normal, "push_sorted() inside a bulk or limit phase");
-        if (!std::is_sorted(run.begin(), run.end(), order_))
+        bool in_order = false;  // a comparator that throws here fails the queue, as anywhere
+        guarded([&] { in_order = std::is_sorted(run.begin(), run.end(), order_); });
+        if (!in_order)
             throw std::invalid_argument(
                 "emflow::parallel_priority_queue: push_sorted() of a run not in pop order");
         if (run.size() < std::max<std::size_t>(cfg_.heap_items / 8, 1)) {

@@ -1,9 +1,11 @@
 // Failure paths: a comparator that throws (in the caller's thread, inside parallel sorts and
-// merges, inside concurrent bulk pushes) and a disk that fills up. The exception reaches the
-// caller, the queue refuses further use, and destruction frees every disk block and temp file.
+// merges, inside concurrent bulk pushes and push_sorted) and a disk that fills up. The exception
+// reaches the caller, the queue refuses further use, and destruction frees every disk block and
+// temp file.
 #include <catch2/catch.hpp>
 #include <emflow/ppq.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <random>
 
@@ -57,6 +59,10 @@ bool workload(pq_t& pq, std::mt19937_64& rng) {
             }
             if (failed) return true;
             pq.bulk_push_end();
+            std::vector<std::uint64_t> run(30000);  // checked and merged by the comparator
+            for (auto& x : run) x = rng() % 100000000;
+            std::sort(run.begin(), run.end());
+            pq.push_sorted(std::move(run));
             pq.bulk_pop(out, 30000);
             for (int i = 0; i < 5000; ++i) pq.pop();
             pq.bulk_pop_limit(out, 50000000, 20000);
