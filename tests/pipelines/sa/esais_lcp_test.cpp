@@ -47,6 +47,11 @@ TEST_CASE("esais lcp: tiny bulks (chunked pops, rounds through the queue)", "[sa
     esais_cases::tiny_bulks(arrays::sa_and_lcp);
 }
 
+TEST_CASE("esais lcp: bulks processed by several threads", "[sa][esais][lcp]") {
+    emflow_test::configure_test_disks();
+    esais_cases::parallel_bulks(arrays::sa_and_lcp);
+}
+
 TEST_CASE("esais lcp: the S* LCP search in slices of a few pairs", "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     const auto seed = emflow_test::test_seed();

@@ -45,6 +45,11 @@ TEST_CASE("esais: tiny bulks (chunked pops, rounds through the queue)", "[sa][es
     esais_cases::tiny_bulks(arrays::sa);
 }
 
+TEST_CASE("esais: bulks processed by several threads", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    esais_cases::parallel_bulks(arrays::sa);
+}
+
 TEST_CASE("esais: ranked seeds follow their bucket's placed suffixes", "[sa][esais]") {
     // "banana": L-type a(5) n(4) n(2) b(0), S-type a(3) a(1) (S* both), L-part starts n(4) n(2)
     esais_detail::bucket_counts n;

@@ -152,6 +152,26 @@ inline void tiny_bulks(arrays a) {
     }
 }
 
+//! Bulks processed by several threads (process_parallel): from every size on, with bulks and
+//! carried rounds tiny (slices with few items, rounds overflowing into the queue) or large.
+inline void parallel_bulks(arrays a) {
+    const auto seed = emflow_test::test_seed();
+    for (unsigned threads : {2u, 3u}) {
+        for (std::size_t bulk : {5, 0}) {
+            INFO(threads << " threads, bulk " << bulk);
+            auto s = settings(32 * MiB, pipelining::parallel, 1000);
+            s.pass_threads = threads;
+            s.parallel_items = 1;
+            s.bulk_items = bulk;
+            for (const auto& t : {emflow_test::random_text(20000, 3, seed),
+                                  emflow_test::random_text(20000, 200, seed + 1),
+                                  emflow_test::long_runs_text(30000, 5000, seed + 2),
+                                  staircase_text(20000, 4, seed + 3)})
+                check_32(a, t, s);
+        }
+    }
+}
+
 //! Random texts over each alphabet size of sigmas with the least budget: 4 MiB texts, of which
 //! the queue (half of the least budget) holds a fraction of a pass's items; under the
 //! sanitizers (several times slower) 1 MiB texts: the sorters (of the S* LCPs too) still spill.

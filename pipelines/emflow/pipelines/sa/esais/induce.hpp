@@ -11,6 +11,11 @@
 // order, so a round whose successors fit in RAM is carried over in RAM (long runs of one byte
 // cost no queue operations), the rest goes through the queue, limited by the round's first rank.
 // A bulk's successors go into the queue as one run, ordered by a counting sort (push_successors).
+// A long bulk is processed by all threads (process_parallel; not with the LCP array, whose range
+// minima run item by item): a suffix's rank is the bulk's first rank plus its place in the bulk,
+// its name (sorting the substrings) the names before it plus the name changes up to it, so each
+// thread counts and then writes the successors of a slice of the bulk straight to their places
+// in the run (a counting sort by slice and bucket), while one thread places the suffixes in order.
 // Chains that run out of window wait in a sorter and are joined with their continuations by
 // position when their bucket ends (they induce into later buckets only).
 //
@@ -28,6 +33,7 @@
 
 #include <emflow/pipelines/sa/esais/lcp_minima.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
+#include <emflow/ppq/parallel_algorithms.hpp>
 
 #include <stxxl/sorter>
 
@@ -38,6 +44,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace emflow::pipelines::sa::esais_detail {
@@ -47,6 +54,20 @@ struct pass_limits {
     std::size_t bulk_items = 1 << 20;      //!< items popped at once
     std::size_t carry_items = 1 << 20;     //!< a round's successors kept in RAM
     std::size_t waiting_bytes = 16 << 20;  //!< the sorter of chains waiting for continuations
+    std::size_t parallel_items = 1 << 14;  //!< bulks from this size are processed in parallel
+    unsigned threads = 0;                  //!< threads that process a bulk; 0: the cores
+};
+
+//! A reader of no seeds, for a pass whose seeds all come through push_ranked_seeds's feed.
+template <class Index>
+struct no_seeds {
+    seed<Index> none{};  //!< never read
+    //! Always true.
+    bool empty() const { return true; }
+    //! Never called (empty).
+    const seed<Index>& operator*() const { return none; }
+    //! Never called (empty).
+    no_seeds& operator++() { return *this; }
 };
 
 //! One inducing pass. Place(pos, value, c) is called for every suffix of the pass's type in the
@@ -72,24 +93,32 @@ public:
     induce_pass(Queue& queue, Seeds& seeds, Conts& conts, Place place, End end,
                 const pass_limits& lim, std::uint64_t first_name)
         : q_(queue), seeds_(seeds), conts_(conts), place_(place), end_(end), lim_(lim),
-          names_(first_name), waiting_(by_pos<waiting_t>(), lim.waiting_bytes) {}
+          names_(first_name), waiting_(by_pos<waiting_t>(), lim.waiting_bytes),
+          workers_(lim.threads ? lim.threads : std::max(1u, std::thread::hardware_concurrency())) {}
 
     //! Pushes the successors of every seed, whose order fields hold their ranks by ranks (named:
     //! their name fields their names); the pass's placed suffixes then take their ranks from
     //! ranks too. Before run().
     void push_ranked_seeds(const bucket_ranks& ranks) {
+        push_ranked_seeds(ranks, [this](auto push) {
+            for (; !seeds_.empty(); ++seeds_) push(*seeds_);
+        });
+    }
+    //! As push_ranked_seeds(ranks), the seeds given by feed(push), which calls push(seed) for
+    //! each (the pass's own reader is left alone).
+    template <class Feed>
+    void push_ranked_seeds(const bucket_ranks& ranks, Feed feed) {
         ranks_ = &ranks;
         hint_ = lim_.bulk_items;
         try {
-            for (; !seeds_.empty(); ++seeds_) {
-                const seed<Index>& s = *seeds_;
+            feed([this](const seed<Index>& s) {
                 item_t y{};
                 y.rank = s.order;
                 y.pos = Index(std::uint64_t(s.pos) - 1);
                 if constexpr (Named) y.name = s.name;
                 y.w = s.w;
                 push_seed_successor(y, s.ch);
-            }
+            });
             push_seed_run();
         } catch (...) {
             end_bulk_quietly();
@@ -170,8 +199,12 @@ private:
         join(c);
     }
 
-    //! Places the items of one bulk (in order) and induces their successors.
+    //! Places the items of one bulk (in order, all of one bucket) and induces their successors.
     void process(const std::vector<item_t>& items) {
+        if constexpr (!Lcp && Queue::takes_sorted_runs) {
+            if (items.size() >= lim_.parallel_items && workers_.threads() > 1)
+                return process_parallel(items);
+        }
         hint_ = items.size();
         try {
             for (const item_t& x : items) {
@@ -200,35 +233,171 @@ private:
         push_successors();
     }
 
-    //! The successor of x (placed with rank and name) in its chain.
-    void advance(const item_t& x, Index rank, Index name) {
+    //! Where the successor of a placed suffix goes.
+    enum class next_kind : std::uint8_t {
+        same_bucket,   //!< the run goes on: the next round of the bucket
+        other_bucket,  //!< the next run of the window: a later bucket
+        waits,         //!< out of window: waits for its continuation
+        ends           //!< the chain ends
+    };
+    static next_kind next_of(const item_t& x) {
+        if (std::uint64_t(x.w.len[0]) > 1) return next_kind::same_bucket;
+        if (std::uint64_t(x.w.len[1]) > 0) return next_kind::other_bucket;
+        return x.w.more ? next_kind::waits : next_kind::ends;
+    }
+    //! The successor of x (placed with rank and name) in its chain, of kind same_bucket or
+    //! other_bucket (its bucket: w.ch[0]); the LCP is left to the caller.
+    static item_t successor(const item_t& x, Index rank, Index name, next_kind kind) {
         item_t y = x;
         y.rank = rank;
         if constexpr (Named) y.name = name;
         y.pos = Index(std::uint64_t(x.pos) - 1);
-        if (std::uint64_t(x.w.len[0]) > 1) {  // the run goes on: next round, same bucket
+        if (kind == next_kind::same_bucket) {
             y.w.len[0] = Index(std::uint64_t(x.w.len[0]) - 1);
-            if constexpr (Lcp) y.name = induced(y.w.ch[0]);
-            if (!overflow_ && carry_.size() < lim_.carry_items) {
-                carry_.push_back(y);
-            } else {
-                overflow_ = true;
-                push_successor(y);
-            }
-        } else if (std::uint64_t(x.w.len[1]) > 0) {  // the next run of the window
+        } else {
             for (unsigned k = 0; k + 1 < window_runs; ++k) {
                 y.w.len[k] = x.w.len[k + 1];
                 y.w.ch[k] = x.w.ch[k + 1];
             }
             y.w.len[window_runs - 1] = Index(0);
             y.w.ch[window_runs - 1] = 0;
-            if constexpr (Lcp) y.name = induced(y.w.ch[0]);
-            push_successor(y);
-        } else if (x.w.more) {  // w.ch[1]: the byte of the run in the continuation
-            waiting_.push(waiting<Index>{x.pos, rank, Lcp ? induced(x.w.ch[1]) : name});
-        } else {
-            end_(chain_end<Index>{rank, x.pos, Lcp ? end_lcp(x.pos) : name}, x.w.ch[0]);
         }
+        return y;
+    }
+    //! A chain out of window (kind waits) or at its end (ends), placed with rank and name.
+    void stop(const item_t& x, Index rank, Index name, next_kind kind) {
+        if (kind == next_kind::waits)  // w.ch[1]: the byte of the run in the continuation
+            waiting_.push(waiting<Index>{x.pos, rank, Lcp ? induced(x.w.ch[1]) : name});
+        else
+            end_(chain_end<Index>{rank, x.pos, Lcp ? end_lcp(x.pos) : name}, x.w.ch[0]);
+    }
+
+    //! The successor of x (placed with rank and name) in its chain.
+    void advance(const item_t& x, Index rank, Index name) {
+        const next_kind kind = next_of(x);
+        if (kind == next_kind::waits || kind == next_kind::ends) return stop(x, rank, name, kind);
+        item_t y = successor(x, rank, name, kind);
+        if constexpr (Lcp) y.name = induced(y.w.ch[0]);
+        if (kind == next_kind::same_bucket && !overflow_ && carry_.size() < lim_.carry_items) {
+            carry_.push_back(y);
+        } else {
+            if (kind == next_kind::same_bucket) overflow_ = true;
+            push_successor(y);
+        }
+    }
+
+    //! process() of a long bulk by all threads (see the file comment). First each slice counts
+    //! its successors by bucket (its same-bucket ones apart) and its name changes; the carried
+    //! round takes the first same-bucket successors that fit, the run the rest. Then one task
+    //! places the suffixes in order (place_, waiting chains, chain ends) while the others write
+    //! the slices' successors to their places.
+    void process_parallel(const std::vector<item_t>& items) {
+        constexpr unsigned same = 256;  // slice_counts' slot of the same-bucket successors
+        const std::size_t n = items.size();
+        const std::size_t slices = std::min<std::size_t>(n, 2 * workers_.threads());
+        const std::size_t per = (n + slices - 1) / slices;
+        const auto first_of = [n, per](std::size_t s) { return std::min(n, s * per); };
+        // Named only (generic: plain items have no names)
+        const auto changed = [this](const auto& bulk, std::size_t k) {
+            if (k > 0) return bulk[k].name != bulk[k - 1].name;
+            return !have_prev_ || bulk[0].name != prev_inducer_;
+        };
+        slice_counts_.assign(slices, {});
+        workers_.for_each(slices, [&](std::size_t s) {
+            auto& count = slice_counts_[s];
+            for (std::size_t k = first_of(s); k < first_of(s + 1); ++k) {
+                const item_t& x = items[k];
+                const next_kind kind = next_of(x);
+                if (kind == next_kind::same_bucket)
+                    ++count.at[same];
+                else if (kind == next_kind::other_bucket)
+                    ++count.at[order::bucket(x.w.ch[1])];
+                if constexpr (Named) count.changes += changed(items, k);
+            }
+        });
+        // Where each slice writes: carried, then the run bucket by bucket, slice by slice.
+        const unsigned own = order::bucket(items.front().w.ch[0]);
+        std::size_t room =
+            overflow_ ? 0 : lim_.carry_items - std::min(lim_.carry_items, carry_.size());
+        std::size_t carried = carry_.size();
+        for (auto& count : slice_counts_) {
+            count.carried = std::min(count.at[same], room);
+            room -= count.carried;
+            count.carry_at = carried;
+            carried += count.carried;
+            count.at[own] += count.at[same] - count.carried;
+            if (count.at[same] > count.carried) overflow_ = true;
+        }
+        std::size_t run_items = 0;
+        for (unsigned b = 0; b < same; ++b) {
+            for (auto& count : slice_counts_) {
+                const std::size_t k = count.at[b];
+                count.at[b] = run_items;
+                run_items += k;
+            }
+        }
+        std::uint64_t names_before = names_;
+        for (auto& count : slice_counts_) {
+            const std::uint64_t k = count.changes;
+            count.changes = names_before;
+            names_before += k;
+        }
+        const std::uint64_t first_rank = rank_;
+        // A suffix's name: the last new name up to it (the one placed before the bulk's if none).
+        const auto name_at = [this](std::uint64_t last_new) {
+            return Index(last_new == names_ ? prev_name_ : last_new);
+        };
+        std::vector<item_t> run(run_items);
+        carry_.resize(carried);
+        try {
+            workers_.for_each(slices + 1, [&](std::size_t task) {
+                if (task == 0) {  // placing, in order
+                    std::uint64_t last_new = names_;
+                    for (std::size_t k = 0; k < n; ++k) {
+                        const item_t& x = items[k];
+                        if constexpr (Named) last_new += changed(items, k);
+                        const Index name = Named ? name_at(last_new) : Index(0);
+                        place_(x.pos, name, x.w.ch[0]);
+                        const next_kind kind = next_of(x);
+                        if (kind == next_kind::waits || kind == next_kind::ends)
+                            stop(x, Index(first_rank + k), name, kind);
+                    }
+                    return;
+                }
+                const std::size_t s = task - 1;
+                auto& count = slice_counts_[s];
+                std::uint64_t last_new = count.changes;
+                std::size_t carry_left = count.carried;
+                for (std::size_t k = first_of(s); k < first_of(s + 1); ++k) {
+                    const item_t& x = items[k];
+                    if constexpr (Named) last_new += changed(items, k);
+                    const next_kind kind = next_of(x);
+                    if (kind == next_kind::waits || kind == next_kind::ends) continue;
+                    const item_t y = successor(x, Index(first_rank + k),
+                                               Named ? name_at(last_new) : Index(0), kind);
+                    if (kind == next_kind::same_bucket && carry_left > 0) {
+                        carry_[count.carry_at++] = y;
+                        --carry_left;
+                    } else {
+                        run[count.at[order::bucket(y.w.ch[0])]++] = y;
+                    }
+                }
+            });
+        } catch (...) {
+            end_bulk_quietly();
+            throw;
+        }
+        rank_ += n;
+        if constexpr (Named) {
+            if (names_before != names_) {
+                names_ = names_before;
+                prev_name_ = names_;
+                prev_inducer_ = items.back().name;
+                have_prev_ = true;
+            }
+        }
+        end_bulk();
+        if (!run.empty()) q_.push_sorted(std::move(run));
     }
 
     //! Places seeds (anchors of chains; in the L-pass all of bucket c are equal substrings, named
@@ -433,6 +602,16 @@ private:
     std::vector<std::uint8_t> seed_bytes_;  // their seeds' bytes (push_seed_run)
     bool seed_runs_ = true;                 // ranked seeds' successors go in as runs
     std::vector<seed<Index>> seed_chunk_;   // seeds of the current bucket, a bulk at a time
+    //! A slice of a bulk processed in parallel: its successors by bucket key (slot 256: the
+    //! same-bucket ones), then where they go; its name changes, then the names before it.
+    struct slice_count {
+        std::array<std::size_t, 257> at{};
+        std::size_t carried = 0;   // its same-bucket successors that are carried
+        std::size_t carry_at = 0;  // where they go in carry_
+        std::uint64_t changes = 0;
+    };
+    std::vector<slice_count> slice_counts_;
+    ppq_detail::workers workers_;  // the threads of process_parallel
     bool overflow_ = false;
     bool in_bulk_ = false;
     std::size_t pushed_ = 0;       // items pushed in the open bulk phase

@@ -34,6 +34,7 @@
 #include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/pipelines/sa/esais/classify.hpp>
 #include <emflow/pipelines/sa/esais/induce.hpp>
+#include <emflow/pipelines/sa/esais/position_runs.hpp>
 #include <emflow/pipelines/sa/esais/queue_clock.hpp>
 #include <emflow/pipelines/sa/esais/seed_scan.hpp>
 #include <emflow/pipelines/sa/esais/sequential_queue.hpp>
@@ -64,6 +65,8 @@ using dc3_detail::write_vector;
 struct esais_settings : dc3_detail::dc3_settings {
     std::size_t bulk_items = 0;  //!< items popped at once and carried in RAM; 0: by the budget
     std::uint64_t lcp_slice_pairs = 0;  //!< S* pairs per text scan; 0: by the text (sstar_lcp)
+    std::size_t parallel_items = 0;     //!< bulks from this size processed by all threads; 0: 16384
+    unsigned pass_threads = 0;          //!< the threads that process a bulk; 0: the cores
 };
 
 //! Least budget: the recursion's (DC3) or the passes' (queue, sorter, buffers), the larger.
@@ -98,10 +101,13 @@ inline run_options lcp_search_run(const esais_settings& cfg) {
 }
 
 //! A level's data and budget split. Between the passes the sorts of a graph share the budget
-//! (graph()). In a pass: the queue a half, the sorter of waiting chains an eighth, and six
+//! (graph()). In a pass: the queue a half, the sorter of waiting chains a sixteenth, six
 //! bulk-sized buffers (popped items, the round carried in RAM and the one being filled, a chunk
 //! of seeds, a bulk's successors and their sorted run until the queue takes it) a thirty-second
-//! each.
+//! each, and the chain ends read back in position order (position_runs: the L-pass's for the
+//! S-pass's ranked seeds, the named S* suffixes of the S-pass sorting the substrings) a sixteenth
+//! while the pass forms their runs; the S-pass merges the L-pass's in an eighth before it pops
+//! (its popped items and rounds are empty then).
 template <class Index>
 struct level_state {
     using seed_vector = ext_vector<seed<Index>>;
@@ -142,7 +148,9 @@ struct level_state {
         const std::size_t items = std::max<std::size_t>(1024, cfg.memory_bytes / 32 / sizeof(Item));
         l.bulk_items = cfg.bulk_items ? cfg.bulk_items : std::min<std::size_t>(items, 1 << 20);
         l.carry_items = l.bulk_items;
-        l.waiting_bytes = std::size_t(cfg.memory_bytes / 8);
+        l.waiting_bytes = std::size_t(cfg.memory_bytes / 16);
+        if (cfg.parallel_items) l.parallel_items = cfg.parallel_items;
+        l.threads = cfg.pass_threads;
         return l;
     }
 };
@@ -202,41 +210,43 @@ private:
     bool empty_ = true;
 };
 
-//! The S-pass's seeds: the L-pass's chain ends joined by position with the S-parts' windows;
-//! Ranked: as they come (the ends hold their S-pass ranks), else in the L-pass's order backwards.
-template <class Index, bool Ranked>
-void s_seeds(const level_state<Index>& st, const typename level_state<Index>::end_vector& ends,
-             typename level_state<Index>::seed_vector& out) {
-    const std::uint64_t starts = st.seeds(seed_kind::lstar);
-    if (ends.size() != starts)
-        throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ends.size()) +
-                               " chains, " + std::to_string(starts) + " expected");
+//! The next S-part window of a scan of the text in position order, for the chain end e, as an
+//! S-pass seed with e's rank and name (or LCP).
+template <class Index>
+seed<Index> s_seed(seed_scan<Index>& windows, const chain_end<Index>& e) {
+    if (windows.empty())
+        throw std::logic_error("emflow: eSAIS L-pass ended more chains than the text has L-parts");
+    seed<Index> s = *windows;
+    ++windows;
+    s.order = e.rank;
+    s.name = e.name;
+    return s;
+}
+
+//! With the LCP array, the S-pass's seeds in its order (the L-pass's backwards): the L-pass's
+//! chain ends joined by position with the S-parts' windows.
+template <class Index>
+void sorted_s_seeds(const level_state<Index>& st,
+                    const typename level_state<Index>::end_vector& ends,
+                    typename level_state<Index>::seed_vector& out) {
     seed_scan<Index> windows(st.text, seed_kind::lstar);
     auto joined =
         map_each(sort(streamify(ends), by_pos<chain_end<Index>>{}, st.sorting(ends.size())),
-                 [&windows](const chain_end<Index>& e) {
-                     seed<Index> s = *windows;
-                     ++windows;
-                     s.order = e.rank;
-                     s.name = e.name;
-                     return s;
-                 });
-    if constexpr (Ranked)
-        write_vector(std::move(joined), out, st.graph());
-    else
-        write_vector(sort(std::move(joined), by_order_descending<Index>{}, st.sorting(ends.size())),
-                     out, st.graph());
+                 [&windows](const chain_end<Index>& e) { return s_seed(windows, e); });
+    write_vector(sort(std::move(joined), by_order_descending<Index>{}, st.sorting(ends.size())),
+                 out, st.graph());
 }
 
 //! Each bucket's repetition rounds in a pass.
 using round_counts = std::array<std::uint64_t, 256>;
 
-//! Runs one pass on the configured priority queue; its buckets' rounds into rounds.
+//! Runs one pass on the configured priority queue, seed(pass) called before it runs (to push
+//! ranked seeds); its buckets' rounds into rounds.
 template <class Index, pass_mode Mode, bool Descending, class Seeds, class Conts, class Place,
-          class End>
+          class End, class Seed>
 std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts, Place place,
                        End end, const seed<Index>* start, std::uint64_t first_name,
-                       round_counts& rounds, const bucket_ranks* ranks) {
+                       round_counts& rounds, Seed seed) {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     auto run = [&](auto& untimed) {
@@ -244,7 +254,7 @@ std::uint64_t run_pass(const level_state<Index>& st, Seeds& seeds, Conts& conts,
             untimed);
         induce_pass<Index, Mode, Descending, decltype(q), Seeds, Conts, Place, End> pass(
             q, seeds, conts, place, end, st.template limits<item_t>(), first_name);
-        if (ranks) pass.push_ranked_seeds(*ranks);
+        seed(pass);
         const std::uint64_t names = pass.run(start);
         rounds = pass.rounds();
         return names;
@@ -268,7 +278,8 @@ inline constexpr std::uint64_t seed_names = 256;
 
 //! The L-pass from seeds (a reader; and the text's end), then the S-pass from its chain ends.
 //! Without the LCP array the seeds are ranked (bucket_ranks: st.lranks in their order fields; in
-//! any order), else sorted. place_l and place_s (pos, name or LCP, bucket) see every suffix placed
+//! any order), and the S-pass's come straight from the L-pass's chain ends (position_runs);
+//! else both are sorted. place_l and place_s (pos, name or LCP, bucket) see every suffix placed
 //! in each pass, end_s every chain end of the S-pass (the S* suffixes); names (pass_mode::named)
 //! run on from the L-pass into the S-pass. The passes' rounds per bucket into lrounds and srounds.
 template <class Index, pass_mode Mode, class LSeeds, class PlaceL, class PlaceS, class EndS>
@@ -276,44 +287,79 @@ void induce_passes(const level_state<Index>& st, LSeeds& lseeds, PlaceL place_l,
                    EndS end_s, round_counts& lrounds, round_counts& srounds) {
     using S = level_state<Index>;
     constexpr bool Ranked = Mode != pass_mode::lcp;
-    typename S::end_vector lends;
-    std::uint64_t last_name;
-    {
-        typename S::cont_vector::bufreader_type conts(st.l_cont);
-        vector_appender<typename S::end_vector> w(lends);
+    const std::uint64_t starts = st.seeds(seed_kind::lstar);
+    const auto check_ends = [starts](std::uint64_t ended) {
+        if (ended != starts)
+            throw std::logic_error("emflow: eSAIS L-pass ended " + std::to_string(ended) +
+                                   " chains, " + std::to_string(starts) + " expected");
+    };
+    if constexpr (Ranked) {
+        // The S-pass seeds the L-pass's order backwards: a bucket's chain ends take its seed
+        // ranks from the last.
+        position_runs<chain_end<Index>> ends(st.cfg.memory_bytes / 16 / sizeof(chain_end<Index>));
         std::array<std::uint64_t, 256> ended{};
-        last_name = run_pass<Index, Mode, false>(
-            st, lseeds, conts, place_l,
-            [&](const chain_end<Index>& e, std::uint8_t c) {
-                if (std::uint64_t(e.pos) == 0) return;
-                chain_end<Index> x = e;
-                if constexpr (Ranked) {  // the S-pass seeds the L-pass's order backwards
+        std::uint64_t last_name;
+        {
+            typename S::cont_vector::bufreader_type lconts(st.l_cont);
+            last_name = run_pass<Index, Mode, false>(
+                st, lseeds, lconts, place_l,
+                [&](const chain_end<Index>& e, std::uint8_t c) {
+                    if (std::uint64_t(e.pos) == 0) return;
                     if (ended[c] == st.counts.lstar[c])
                         throw std::logic_error("emflow: eSAIS L-pass ended more chains in bucket " +
                                                std::to_string(c) + " than expected");
+                    chain_end<Index> x = e;
                     x.rank = Index(st.sranks.seeds[c] + st.counts.lstar[c] - ++ended[c]);
-                }
-                w << x;
-            },
-            &st.end, Ranked ? seed_names : 0, lrounds, Ranked ? &st.lranks : nullptr);
-        w.finish();
+                    ends.push(x);
+                },
+                &st.end, seed_names, lrounds,
+                [&st](auto& pass) { pass.push_ranked_seeds(st.lranks); });
+        }
+        check_ends(ends.size());
+        no_seeds<Index> none;
+        typename S::cont_vector::bufreader_type sconts(st.s_cont);
+        run_pass<Index, Mode, true>(
+            st, none, sconts, place_s, end_s, nullptr, last_name, srounds, [&](auto& pass) {
+                seed_scan<Index> windows(st.text, seed_kind::lstar);
+                pass.push_ranked_seeds(st.sranks, [&](auto push) {
+                    ends.each(st.cfg.memory_bytes / 8,
+                              [&](const chain_end<Index>& e) { push(s_seed(windows, e)); });
+                });
+            });
+    } else {
+        typename S::end_vector lends;
+        {
+            typename S::cont_vector::bufreader_type lconts(st.l_cont);
+            vector_appender<typename S::end_vector> w(lends);
+            run_pass<Index, Mode, false>(
+                st, lseeds, lconts, place_l,
+                [&w](const chain_end<Index>& e, std::uint8_t) {
+                    if (std::uint64_t(e.pos) != 0) w << e;
+                },
+                &st.end, 0, lrounds, [](auto&) {});
+            w.finish();
+        }
+        check_ends(lends.size());
+        typename S::seed_vector sseeds;
+        sorted_s_seeds<Index>(st, lends, sseeds);
+        lends.clear();
+        typename S::seed_vector::bufreader_type seeds(sseeds);
+        typename S::cont_vector::bufreader_type sconts(st.s_cont);
+        run_pass<Index, Mode, true>(st, seeds, sconts, place_s, end_s, nullptr, 0, srounds,
+                                    [](auto&) {});
     }
-    typename S::seed_vector sseeds;
-    s_seeds<Index, Ranked>(st, lends, sseeds);
-    lends.clear();
-    typename S::seed_vector::bufreader_type seeds(sseeds);
-    typename S::cont_vector::bufreader_type conts(st.s_cont);
-    run_pass<Index, Mode, true>(st, seeds, conts, place_s, end_s, nullptr, last_name, srounds,
-                                Ranked ? &st.sranks : nullptr);
 }
 
 //! Phase 2: the S* suffixes' names (substring order) by position into names; returns how many
 //! distinct names there are.
 template <class Index>
 std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) {
-    using S = level_state<Index>;
     auto ph = begin_phase(st.cfg.report, phase_name("sort the S*-substrings"), st.n);
-    typename S::end_vector sstar_named;
+    // The S-pass meets the S* suffixes backwards (the greatest substring first): it counts the
+    // distinct names so far, and a suffix's name is distinct + 1 - that count once all are met.
+    const std::uint64_t m = st.seeds(seed_kind::sstar);
+    position_runs<pos_value<Index>> named(st.cfg.memory_bytes / 16 / sizeof(pos_value<Index>));
+    std::uint64_t distinct = 0;
     {
         // The seeds in position order, ranked by their buckets
         seed_scan<Index> sstar(st.text, seed_kind::sstar);
@@ -325,40 +371,26 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
             return t;
         };
         mapped_seeds<Index, decltype(sstar), decltype(ranked)> seeds(sstar, ranked);
-        vector_appender<typename S::end_vector> w(sstar_named);
         auto nothing = [](Index, Index, std::uint8_t) {};
         round_counts lrounds, srounds;
         induce_passes<Index, pass_mode::named>(
             st, seeds, nothing, nothing,
-            [&w](const chain_end<Index>& e, std::uint8_t) {
-                if (std::uint64_t(e.pos) != 0) w << e;
+            [&named, &distinct, prev = Index()](const chain_end<Index>& e, std::uint8_t) mutable {
+                if (std::uint64_t(e.pos) == 0) return;
+                if (distinct == 0 || e.name != prev) ++distinct;
+                prev = e.name;
+                named.push(pos_value<Index>{e.pos, Index(distinct)});
             },
             lrounds, srounds);
-        w.finish();
     }
-    if (sstar_named.size() != st.seeds(seed_kind::sstar))
-        throw std::logic_error("emflow: eSAIS S-pass found " + std::to_string(sstar_named.size()) +
-                               " S* suffixes, " + std::to_string(st.seeds(seed_kind::sstar)) +
-                               " expected");
-    // Backwards order: the first is the greatest substring.
-    std::uint64_t distinct = 0;
-    {
-        Index prev{};
-        for (typename S::end_vector::bufreader_type r(sstar_named); !r.empty(); ++r) {
-            if (distinct == 0 || (*r).name != prev) ++distinct;
-            prev = (*r).name;
-        }
-    }
-    auto named = map_each(streamify(sstar_named), [distinct, d = std::uint64_t(0), prev = Index()](
-                                                      const chain_end<Index>& e) mutable {
-        if (d == 0 || e.name != prev) ++d;
-        prev = e.name;
-        return pos_value<Index>{e.pos, Index(distinct + 1 - d)};
+    if (named.size() != m)
+        throw std::logic_error("emflow: eSAIS S-pass found " + std::to_string(named.size()) +
+                               " S* suffixes, " + std::to_string(m) + " expected");
+    vector_appender<ext_vector<Index>> w(names);
+    named.each(std::size_t(st.cfg.memory_bytes / 2), [&w, distinct](const pos_value<Index>& v) {
+        w << Index(distinct + 1 - std::uint64_t(v.value));
     });
-    write_vector(
-        sort(std::move(named), by_pos<pos_value<Index>>{}, st.sorting(sstar_named.size())) |
-            transform([](const pos_value<Index>& v) { return v.value; }),
-        names, st.graph());
+    w.finish();
     return distinct;
 }
 
