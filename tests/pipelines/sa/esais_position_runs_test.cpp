@@ -1,0 +1,100 @@
+// The tuples a pass hands over, read back in position order (esais/position_runs.hpp): every
+// tuple once and in order, with runs from one to hundreds and a merge budget from the least
+// (merging the smallest runs first, in several passes) to one pass; the disk blocks go back after
+// the merge, after an exception from the caller's function, and when no merge ever started.
+#include <catch2/catch.hpp>
+
+#include <emflow/pipelines/sa/esais/position_runs.hpp>
+
+#include <stxxl/bits/mng/block_manager.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+#include "test_env.hpp"
+
+using emflow::pipelines::sa::esais_detail::pos_value;
+using emflow::pipelines::sa::esais_detail::position_runs;
+
+namespace {
+
+using tuple = pos_value<std::uint32_t>;
+using runs = position_runs<tuple>;
+
+//! Disk bytes STXXL's block manager has handed out and not yet taken back.
+std::uint64_t disk_in_use() { return stxxl::block_manager::get_instance()->get_current_allocation(); }
+
+//! n tuples with the positions 0..n-1 in random order, each valued by its position's square.
+std::vector<tuple> shuffled(std::uint32_t n, std::uint64_t seed) {
+    std::vector<tuple> t(n);
+    for (std::uint32_t k = 0; k < n; ++k) t[k] = {k, k * k};
+    std::shuffle(t.begin(), t.end(), std::mt19937_64(seed));
+    return t;
+}
+
+}  // namespace
+
+TEST_CASE("position_runs: every tuple once, in position order", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    const std::uint64_t before = disk_in_use();
+    for (std::size_t run_items : {std::size_t(1) << 20, std::size_t(5000), std::size_t(300)}) {
+        for (std::size_t merge_bytes : {std::size_t(0), std::size_t(64) << 20}) {
+            INFO("runs of " << run_items << ", merge in " << merge_bytes << " bytes");
+            const std::uint32_t n = 100000;
+            runs r(run_items);
+            for (const tuple& x : shuffled(n, seed + run_items)) r.push(x);
+            CHECK(r.size() == n);
+            std::uint32_t next = 0;
+            bool in_order = true;
+            r.each(merge_bytes, [&](const tuple& x) {
+                in_order = in_order && x.pos == next && x.value == next * next;
+                ++next;
+            });
+            CHECK(in_order);
+            CHECK(next == n);
+            CHECK(disk_in_use() == before);
+        }
+    }
+}
+
+TEST_CASE("position_runs: nothing pushed", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    runs r(100);
+    CHECK(r.size() == 0);
+    std::size_t seen = 0;
+    r.each(0, [&](const tuple&) { ++seen; });
+    CHECK(seen == 0);
+}
+
+TEST_CASE("position_runs: the disk blocks go back on failure", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    const std::uint64_t before = disk_in_use();
+    const auto tuples = shuffled(20000, emflow_test::test_seed());
+    SECTION("the caller's function throws during the merge") {
+        {
+            runs r(700);
+            for (const tuple& x : tuples) r.push(x);
+            CHECK(disk_in_use() > before);
+            std::size_t seen = 0;
+            CHECK_THROWS_WITH(r.each(0,
+                                     [&](const tuple&) {
+                                         if (++seen == 5000) throw std::runtime_error("consumer");
+                                     }),
+                              "consumer");
+        }
+        CHECK(disk_in_use() == before);
+    }
+    SECTION("the pass fails before the merge") {
+        {
+            runs r(700);
+            for (const tuple& x : tuples) r.push(x);
+            CHECK(disk_in_use() > before);
+        }
+        CHECK(disk_in_use() == before);
+    }
+}
