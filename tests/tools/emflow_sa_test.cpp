@@ -382,7 +382,7 @@ TEST_CASE("emflow-sa build --lcp: the temporary disk running full in each step",
     const fs::path text = work / "text", sa = work / "text.sa", lcp = work / "text.lcp";
     write_file(text, t);
     std::vector<std::string> failed_in;  // the step each failing run stopped in
-    for (unsigned mib = 16;; mib += 2) {
+    for (unsigned mib = 6;; mib += 2) {  // 6 MiB: the least --tmp-capacity at this budget
         INFO("--tmp-capacity " << mib << "MiB");
         REQUIRE(mib <= 256);
         auto r = run_tool(dir.path(), "build --algorithm esais " + quote(text.string()) + " -o " +

@@ -26,7 +26,9 @@ using tuple = pos_value<std::uint32_t>;
 using runs = position_runs<tuple>;
 
 //! Disk bytes STXXL's block manager has handed out and not yet taken back.
-std::uint64_t disk_in_use() { return stxxl::block_manager::get_instance()->get_current_allocation(); }
+std::uint64_t disk_in_use() {
+    return stxxl::block_manager::get_instance()->get_current_allocation();
+}
 
 //! n tuples with the positions 0..n-1 in random order, each valued by its position's square.
 std::vector<tuple> shuffled(std::uint32_t n, std::uint64_t seed) {
