@@ -47,6 +47,11 @@ TEST_CASE("esais lcp: tiny bulks (chunked pops, rounds through the queue)", "[sa
     esais_cases::tiny_bulks(arrays::sa_and_lcp);
 }
 
+TEST_CASE("esais lcp: every phase's progress reaches its total", "[sa][esais][lcp]") {
+    emflow_test::configure_test_disks();
+    esais_cases::progress_totals(arrays::sa_and_lcp);
+}
+
 TEST_CASE("esais lcp: bulks processed by several threads", "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     esais_cases::parallel_bulks(arrays::sa_and_lcp);

@@ -45,6 +45,11 @@ TEST_CASE("esais: tiny bulks (chunked pops, rounds through the queue)", "[sa][es
     esais_cases::tiny_bulks(arrays::sa);
 }
 
+TEST_CASE("esais: every phase's progress reaches its total", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    esais_cases::progress_totals(arrays::sa);
+}
+
 TEST_CASE("esais: bulks processed by several threads", "[sa][esais]") {
     emflow_test::configure_test_disks();
     esais_cases::parallel_bulks(arrays::sa);

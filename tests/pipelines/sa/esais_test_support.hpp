@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <mutex>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -189,6 +190,44 @@ inline void deep_recursion(arrays a) {
     check_32(a, emflow_test::fibonacci_text(200000), settings(32 * MiB, pipelining::parallel, 64));
     check_32(a, emflow_test::period_doubling_text(200000),
              settings(32 * MiB, pipelining::traditional, 64));
+}
+
+//! Every phase's progress reaches its total (the passes count the suffixes they place, so a
+//! phase's figures move while its passes run), and the phases that do have a total report one;
+//! the reduced text goes through external DC3 levels. Both queues.
+inline void progress_totals(arrays a) {
+    const auto t = emflow_test::random_text(100000, 4, emflow_test::test_seed());
+    for (auto queue : {queue_kind::parallel, queue_kind::stxxl}) {
+        std::mutex mutex;
+        std::vector<emflow::progress_figures> finished;
+        {
+            emflow::progress report([&](const emflow::progress_figures& f) {
+                std::lock_guard<std::mutex> lock(mutex);
+                if (f.finished) finished.push_back(f);
+            });
+            auto s = settings(32 * MiB, pipelining::parallel, 1000);
+            s.queue = queue;
+            s.report = &report;
+            check_32(a, t, s);
+        }
+        std::vector<std::string> expected = {"eSAIS: classify", "eSAIS: sort the S*-substrings",
+                                             "eSAIS: induce the suffix array"};
+        if (a == arrays::sa_and_lcp) {
+            expected.insert(expected.end() - 1, "eSAIS: order the S* suffixes");
+            expected.insert(expected.end() - 1, "eSAIS: LCPs of the S* suffixes");
+        }
+        std::vector<std::string> esais_phases;
+        for (const auto& f : finished) {
+            INFO(f.phase);
+            CHECK(f.bytes == f.bytes_total);
+            if (f.phase.rfind("eSAIS: ", 0) == 0) {
+                CHECK(f.bytes_total > 0);
+                esais_phases.push_back(f.phase);
+            }
+        }
+        CHECK(esais_phases == expected);
+        CHECK(finished.size() > expected.size());  // and DC3's levels
+    }
 }
 
 //! A text source that throws midway: the exception reaches the caller and no temporary file is

@@ -41,6 +41,7 @@
 #include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/ppq.hpp>
+#include <emflow/progress.hpp>
 #include <emflow/vector_appender.hpp>
 
 #include <algorithm>
@@ -237,6 +238,32 @@ void sorted_s_seeds(const level_state<Index>& st,
                  out, st.graph());
 }
 
+//! Counts the suffixes a pass places into a progress phase, bytes_per_suffix bytes each, once
+//! per batch (a pass places one suffix at a time, and a phase's counters are atomic).
+class placed_progress {
+public:
+    //! Into ph, bytes_per_suffix bytes per suffix.
+    placed_progress(progress::phase& ph, std::uint64_t bytes_per_suffix)
+        : ph_(ph), bytes_per_suffix_(bytes_per_suffix) {}
+    placed_progress(const placed_progress&) = delete;
+    placed_progress& operator=(const placed_progress&) = delete;
+    ~placed_progress() { flush(); }
+    //! Counts one suffix.
+    void operator()() {
+        if (++count_ == batch) flush();
+    }
+
+private:
+    static constexpr std::uint64_t batch = 1 << 16;
+    void flush() {
+        ph_.add(count_, count_ * bytes_per_suffix_);
+        count_ = 0;
+    }
+    progress::phase& ph_;
+    std::uint64_t bytes_per_suffix_;
+    std::uint64_t count_ = 0;
+};
+
 //! Each bucket's repetition rounds in a pass.
 using round_counts = std::array<std::uint64_t, 256>;
 
@@ -371,10 +398,12 @@ std::uint64_t name_substrings(level_state<Index>& st, ext_vector<Index>& names) 
             return t;
         };
         mapped_seeds<Index, decltype(sstar), decltype(ranked)> seeds(sstar, ranked);
-        auto nothing = [](Index, Index, std::uint8_t) {};
+        // The phase's n bytes: a byte per suffix placed (the passes place each suffix once).
+        placed_progress placed(ph, 1);
+        auto count = [&placed](Index, Index, std::uint8_t) { placed(); };
         round_counts lrounds, srounds;
         induce_passes<Index, pass_mode::named>(
-            st, seeds, nothing, nothing,
+            st, seeds, count, count,
             [&named, &distinct, prev = Index()](const chain_end<Index>& e, std::uint8_t) mutable {
                 if (std::uint64_t(e.pos) == 0) return;
                 if (distinct == 0 || e.name != prev) ++distinct;
@@ -417,7 +446,8 @@ template <class Index>
 void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
                 typename level_state<Index>::seed_vector& sorted) {
     const std::uint64_t m = st.seeds(seed_kind::sstar);
-    auto ph = begin_phase(st.cfg.report, phase_name("order the S* suffixes"), m);
+    // The phase's 2m bytes: a byte per seed into the sort and one per seed out of it.
+    auto ph = begin_phase(st.cfg.report, phase_name("order the S* suffixes"), 2 * m);
     typename ext_vector<Index>::bufreader_type rank_of(ranks);
     seed_scan<Index> sstar(st.text, seed_kind::sstar);
     auto seeds = from_refill<seed<Index>>([&sstar, &rank_of](seed<Index>* out, std::size_t cap) {
@@ -428,7 +458,9 @@ void sort_sstar(level_state<Index>& st, const ext_vector<Index>& ranks,
         }
         return k;
     });
-    write_vector(sort(std::move(seeds), by_order<Index>{}, st.sorting(m)), sorted, st.graph());
+    write_vector(sort(std::move(seeds) | count_progress(ph, 1), by_order<Index>{}, st.sorting(m)) |
+                     count_progress(ph, 1),
+                 sorted, st.graph());
 }
 
 //! The least budget of eSAIS with the LCP array on the text of open_text (n bytes): at least
@@ -492,18 +524,21 @@ template <class Index, class LSeeds, class Out, class LcpOut>
 void induce_all(level_state<Index>& st, LSeeds& seeds, Out& out, LcpOut* lcp_out) {
     constexpr bool Lcp = !std::is_void_v<LcpOut>;
     using writer = vector_appender<ext_vector<Index>>;
+    // The phase's bytes: an index per suffix placed by the passes, and one per suffix merged.
     auto ph =
-        begin_phase(st.cfg.report, phase_name("induce the suffix array"), st.n * sizeof(Index));
+        begin_phase(st.cfg.report, phase_name("induce the suffix array"), 2 * st.n * sizeof(Index));
     ext_vector<Index> lpos, spos, llcp, slcp;
     std::array<std::uint64_t, 256> lcount{}, scount{};
     round_counts lrounds{}, srounds{};
     {
         writer lw(lpos), sw(spos), llw(llcp), slw(slcp);
-        auto into = [](writer& w, writer& lcps, std::array<std::uint64_t, 256>& count) {
-            return [&w, &lcps, &count](Index pos, Index lcp, std::uint8_t c) {
+        placed_progress placed(ph, sizeof(Index));
+        auto into = [&placed](writer& w, writer& lcps, std::array<std::uint64_t, 256>& count) {
+            return [&w, &lcps, &count, &placed](Index pos, Index lcp, std::uint8_t c) {
                 w << pos;
                 if constexpr (Lcp) lcps << lcp;
                 ++count[c];
+                placed();
             };
         };
         constexpr pass_mode mode = Lcp ? pass_mode::lcp : pass_mode::plain;
