@@ -1,7 +1,8 @@
 // emflow/nodes/file.hpp: flat files of trivially copyable elements as a source and a sink, read
 // and written with STXXL's asynchronous I/O (two buffers: one is in flight while the graph works
 // on the other). The sink writes under a temporary name next to its target and renames it only
-// on commit(), so a failed or interrupted run never leaves a partial file under the final name.
+// on commit(), so a failed or interrupted run never leaves a partial file under the final name;
+// the file gets the mode of the one it replaces, or a new file's (0666 less the umask).
 //
 //   auto text = file_source<std::uint8_t>("genome.txt");              // bytes of a file
 //   auto tail = file_source<std::uint32_t>("genome.sa", 1000);        // from element 1000 on
@@ -25,6 +26,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -80,6 +82,27 @@ private:
 //! "cannot <what> '<path>': <OS error>" as a std::system_error.
 inline std::system_error file_error(const std::string& what, const std::string& path, int err) {
     return std::system_error(err, std::generic_category(), "cannot " + what + " '" + path + "'");
+}
+
+//! The permission bits of a file written to target: the target's own if it exists (replacing
+//! a file keeps its mode), else those of a newly created file, 0666 less the process's umask
+//! (read from /proc: umask() reads it only by setting it, racing other threads' file creation;
+//! 0022 assumed where /proc does not tell).
+inline mode_t output_mode(const std::string& target) {
+    struct stat st {};
+    if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
+    mode_t mask = 022;
+    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
+        char line[256];
+        unsigned m = 0;
+        while (std::fgets(line, sizeof line, f))
+            if (std::sscanf(line, "Umask: %o", &m) == 1) {
+                mask = mode_t(m);
+                break;
+            }
+        std::fclose(f);
+    }
+    return 0666 & ~mask;
 }
 
 }  // namespace detail
@@ -235,6 +258,9 @@ public:
         if (fd < 0) throw detail::file_error("create a file in", dir.string(), errno);
         tail_fd_ = fd;
         tmp_ = templ;
+        // mkstemp creates 0600; the output gets the mode any other program's output would.
+        if (::fchmod(fd, detail::output_mode(path_)) != 0)
+            throw detail::file_error("set the permissions of", tmp_, errno);
         file_ =
             std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
     }
