@@ -19,7 +19,7 @@ namespace {
 
 //! The permission bits of the file at path.
 unsigned mode_of(const std::filesystem::path& p) {
-    struct stat st{};
+    struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
     return unsigned(st.st_mode & 07777);
 }
@@ -48,8 +48,7 @@ struct scoped_umask {
 
 }  // namespace
 
-TEST_CASE("file_sink: the final name only after commit, no temporary file either way",
-          "[nodes]") {
+TEST_CASE("file_sink: the final name only after commit, no temporary file either way", "[nodes]") {
     emflow_test::configure_test_disks();
     emflow_test::scoped_test_dir dir;
     const auto path = dir.path() / "out.bin";

@@ -195,12 +195,12 @@ std::uint64_t name_sample(OpenText& open_text, std::uint64_t n, ext_vector<Index
     return count;
 }
 
-//! Phase B: the ranks of the reduced text's suffixes by reduced position, from its suffix array.
+//! Phase B: the ranks of the reduced text's suffixes by reduced position, from its suffix array,
+//! reported as the phase named phase.
 template <bool Async, class Index>
 void invert(const ext_vector<Index>& sa, ext_vector<Index>& ranks, const dc3_settings& cfg,
-            unsigned level) {
-    auto ph =
-        begin_phase(cfg.report, phase_name(level, "rank the sample"), sa.size() * sizeof(Index));
+            const std::string& phase) {
+    auto ph = begin_phase(cfg.report, phase, sa.size() * sizeof(Index));
     auto pairs =
         map_each(count_progress(streamify(sa), ph), [k = std::uint64_t(0)](const Index& j) mutable {
             return keyed<Index>{j, Index(++k)};
@@ -255,7 +255,7 @@ void external_level_in(OpenText& open_text, std::uint64_t n, Out& out, const dc3
         ext_vector<Index> sa;
         reduced_text<Index> reduced{&ranks};
         per_index<Index>::reduced(reduced, m, names, sa, cfg, level + 1);
-        invert<Async, Index>(sa, ranks, cfg, level);
+        invert<Async, Index>(sa, ranks, cfg, phase_name(level, "rank the sample"));
     }
     sort_suffixes<Async, Index, Sym>(open_text, n, ranks, out, cfg, level);
 }

@@ -433,9 +433,9 @@ void rank_sstar(level_state<Index>& st, ext_vector<Index>& names, std::uint64_t 
         dc3_detail::reduced_text<Index> reduced{&names};
         dc3_detail::per_index<Index>::reduced(reduced, m, distinct, sa, st.cfg, 1);
         if (st.cfg.mode == pipelining::parallel)
-            dc3_detail::invert<true, Index>(sa, ranks, st.cfg, 1);
+            dc3_detail::invert<true, Index>(sa, ranks, st.cfg, phase_name("rank the S* suffixes"));
         else
-            dc3_detail::invert<false, Index>(sa, ranks, st.cfg, 1);
+            dc3_detail::invert<false, Index>(sa, ranks, st.cfg, phase_name("rank the S* suffixes"));
         names.swap(ranks);
     }
 }
