@@ -129,10 +129,11 @@ inline void sequential_queue(arrays a, const std::vector<text_bytes>& texts) {
     }
 }
 
-//! Chains longer than their windows (continuations), with runs short and over 65 535.
+//! Chains longer than their windows (continuations), with runs short, around the longest a
+//! window holds after its first (short_run), and over 65 535.
 inline void continuations(arrays a) {
     const auto seed = emflow_test::test_seed();
-    for (std::size_t max_run : {1, 3, 70000}) {
+    for (std::size_t max_run : {1, 3, 20, 70000}) {
         INFO("runs up to " << max_run);
         const auto t = staircase_text(max_run > 1000 ? 400000 : 100000, max_run, seed + max_run);
         check_32(a, t, settings(32 * MiB, pipelining::parallel, 1000));

@@ -102,18 +102,26 @@ private:
         slot.ch = r.ch;
         part_l_ = l_type;
     }
-    //! The window of the current part from its run i (nearest first) on: all of its runs if they
-    //! fit, else the next full_runs ones and the byte of the one after them (whose continuation
-    //! the chain waits for), so that a chain always knows the bucket its next suffix goes to.
-    window<Index> window_at(std::size_t i) const {
+    //! The window of the current part from its run i (nearest first) on, and in held the runs
+    //! it holds in full: run i, then the next ones while they are short and, in the window's
+    //! last slot, the part's last; the run after them by its byte alone (its continuation comes
+    //! at the run before it), so that a chain always knows the bucket its next suffix goes to.
+    window<Index> window_at(std::size_t i, std::size_t& held) const {
         window<Index> w{};
         const std::size_t k = part_.size();
-        w.more = i + window_runs < k;
-        const unsigned full = w.more ? full_runs : window_runs;
-        for (unsigned j = 0; j < window_runs && i + j < k; ++j) {
+        w.len = Index(part_[k - 1 - i].len);
+        w.ch[0] = part_[k - 1 - i].ch;
+        held = 1;
+        for (unsigned j = 1; j < window_runs && i + j < k; ++j) {
             const run& r = part_[k - 1 - (i + j)];
-            w.len[j] = Index(j < full ? r.len : 0);
             w.ch[j] = r.ch;
+            const bool fits = j + 1 < window_runs || i + j + 1 == k;
+            if (r.len > short_run || !fits) {
+                w.set_next_len(j, in_continuation);
+                break;
+            }
+            w.set_next_len(j, unsigned(r.len));
+            ++held;
         }
         return w;
     }
@@ -121,8 +129,9 @@ private:
     //! end of the text (at_end).
     void close_part(std::uint64_t a, std::uint8_t c, std::uint64_t len, bool at_end = false) {
         // built only where it goes: a scan mostly drops one kind of seeds or both
+        std::size_t held = 0;
         auto anchor = [&] {
-            return seed<Index>{Index(a), Index(a), Index(0), Index(len), window_at(0), c};
+            return seed<Index>{Index(a), Index(a), Index(0), Index(len), window_at(0, held), c};
         };
         if (!part_l_) {
             if (out_->lstar) *out_->lstar << anchor();
@@ -135,9 +144,10 @@ private:
         }
         ContSink* conts = part_l_ ? out_->l_cont : out_->s_cont;
         const std::size_t k = part_.size();
-        for (std::size_t i = full_runs; conts && window_at(i - full_runs).more; i += full_runs) {
+        if (conts) window_at(0, held);
+        for (std::size_t i = held; conts && i < k; i += held) {
             const run& finished = part_[k - i];  // nearest-first run i - 1
-            *conts << continuation<Index>{Index(finished.start), window_at(i), finished.ch};
+            *conts << continuation<Index>{Index(finished.start), window_at(i, held), finished.ch};
         }
         part_.clear();
     }

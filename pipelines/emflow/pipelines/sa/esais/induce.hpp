@@ -241,9 +241,10 @@ private:
         ends           //!< the chain ends
     };
     static next_kind next_of(const item_t& x) {
-        if (std::uint64_t(x.w.len[0]) > 1) return next_kind::same_bucket;
-        if (std::uint64_t(x.w.len[1]) > 0) return next_kind::other_bucket;
-        return x.w.more ? next_kind::waits : next_kind::ends;
+        if (std::uint64_t(x.w.len) > 1) return next_kind::same_bucket;
+        const unsigned next = x.w.next_len(1);
+        if (next == 0) return next_kind::ends;
+        return next == in_continuation ? next_kind::waits : next_kind::other_bucket;
     }
     //! The successor of x (placed with rank and name) in its chain, of kind same_bucket or
     //! other_bucket (its bucket: w.ch[0]); the LCP is left to the caller.
@@ -252,16 +253,10 @@ private:
         y.rank = rank;
         if constexpr (Named) y.name = name;
         y.pos = Index(std::uint64_t(x.pos) - 1);
-        if (kind == next_kind::same_bucket) {
-            y.w.len[0] = Index(std::uint64_t(x.w.len[0]) - 1);
-        } else {
-            for (unsigned k = 0; k + 1 < window_runs; ++k) {
-                y.w.len[k] = x.w.len[k + 1];
-                y.w.ch[k] = x.w.ch[k + 1];
-            }
-            y.w.len[window_runs - 1] = Index(0);
-            y.w.ch[window_runs - 1] = 0;
-        }
+        if (kind == next_kind::same_bucket)
+            y.w.len = Index(std::uint64_t(x.w.len) - 1);
+        else
+            y.w = x.w.shifted();
         return y;
     }
     //! A chain out of window (kind waits) or at its end (ends), placed with rank and name.

@@ -4,7 +4,7 @@
 // the reduced text. A full buffer is sorted (in parallel) and written as a run; the runs are
 // merged once, by the next pass while it pushes its seeds or into the reduced text. So the
 // tuples are neither kept in a vector nor sorted by a graph of their own, and the seeds joined
-// with their windows (36 bytes each, about a third of the text's positions) never go to disk.
+// with their windows (28 bytes each, about a third of the text's positions) never go to disk.
 //
 //   position_runs<chain_end<Index>> ends(run_items);
 //   ends.push(e) ...;                                       // in the pass

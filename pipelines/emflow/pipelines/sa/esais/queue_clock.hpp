@@ -2,8 +2,10 @@
 // queue, for the benchmark's share of the inducing time that the queue takes. A pass's queue is
 // wrapped in timed_queue, which reads the clock around each bulk pop and each bulk push phase's
 // end (where the bulk-parallel queue does its insertion work); single pushes (the sequential
-// queue's whole insertion, the bulk-parallel queue's heap insertions) are timed one in
-// push_sample and counted push_sample times, so that the clock stays out of the per-item cost.
+// queue's whole insertion, the bulk-parallel queue's heap insertions) are timed one in about
+// push_sample and scaled up, so that the clock stays out of the per-item cost. The gaps between
+// timed pushes are random: at a fixed gap, a queue that flushes a full heap every multiple of it
+// (a heap of a power of two items) would have every flush timed and counted push_sample times.
 #pragma once
 
 #include <atomic>
@@ -75,7 +77,10 @@ public:
     }
     //! As Queue::bulk_push; one push in push_sample timed.
     void bulk_push(const value_type& x, unsigned thread) {
-        if (++pushes_ % push_sample != 0) return q_.bulk_push(x, thread);
+        ++pushes_;
+        if (--until_timed_ != 0) return q_.bulk_push(x, thread);
+        until_timed_ = next_gap();
+        ++timed_;
         const auto t0 = clock::now();
         q_.bulk_push(x, thread);
         sampled_ += clock::now() - t0;
@@ -95,14 +100,20 @@ public:
 
 private:
     std::uint64_t sampled_push_nanoseconds() const {
-        const std::uint64_t timed = pushes_ / push_sample;
-        return timed ? std::uint64_t(double(sampled_.count()) * double(pushes_) / double(timed))
-                     : 0;
+        return timed_ ? std::uint64_t(double(sampled_.count()) * double(pushes_) / double(timed_))
+                      : 0;
+    }
+    //! Pushes up to the next timed one: uniform in [1, 2 push_sample - 1] (an LCG's high bits).
+    unsigned next_gap() {
+        lcg_ = lcg_ * 6364136223846793005u + 1442695040888963407u;
+        return 1 + unsigned((lcg_ >> 33) % (2 * push_sample - 1));
     }
 
     Queue& q_;
     clock::duration spent_{}, sampled_{};
-    std::uint64_t pushes_ = 0;
+    std::uint64_t pushes_ = 0, timed_ = 0;
+    std::uint64_t lcg_ = 0;
+    unsigned until_timed_ = push_sample;
 };
 
 }  // namespace esais_detail

@@ -1,6 +1,6 @@
 // emflow/pipelines/sa/esais/seed_scan.hpp: the chains' seeds of one kind (the L-pass's S* seeds or
 // the S-pass's L-part starts) read again from the text, in position order, where a phase needs
-// them. Kept on disk instead, each kind would cost its 36-byte seeds (one per part: about a third
+// them. Kept on disk instead, each kind would cost its 28-byte seeds (one per part: about a third
 // of the text's positions on source code) written once and read in both inducing phases, and as
 // much disk meanwhile; a scan reads the text's bytes once more.
 //

@@ -3,7 +3,8 @@
 // induced as a chain from the position right of it (its *anchor*: an S* position, the end of the
 // text, or the first position of an L-part). The chain's tuples carry the part's next runs of
 // equal bytes (nearest first), so the text is never read at random; a part with more runs than a
-// window holds gets *continuation* records, joined by position when the chain reaches them.
+// window holds (or a long run after the first) gets *continuation* records, joined by position
+// when the chain reaches them.
 // The Index fields come first; every struct is trivially copyable (sorters, the queue, disks).
 #pragma once
 
@@ -22,18 +23,39 @@ constexpr T top() {
 
 //! Runs in a window.
 inline constexpr unsigned window_runs = 3;
-//! Runs a window holds in full when the part goes on beyond it (the last slot holds the byte of
-//! the next run only, length 0: the bucket a chain waiting for its continuation induces into).
-inline constexpr unsigned full_runs = window_runs - 1;
+//! Longest run a window holds beyond its first: those runs' lengths take 4 bits each, so that a
+//! window takes two bytes more than its first run's length (a queue item of 4-byte indexes 16
+//! bytes). Longer runs are rare (0.13% of source code's), each starts a continuation.
+inline constexpr unsigned short_run = 14;
+//! A length slot's value for a run the window holds by its byte alone: the chain waits for its
+//! continuation at the run before it, but knows the bucket its next suffix goes to.
+inline constexpr unsigned in_continuation = 15;
 
 //! The next runs of a part to the left of a position, nearest first; run 0 is the current one
-//! (its length counts the positions still to induce, the current one included).
+//! (its length counts the positions still to induce, the current one included). Runs 1 and 2
+//! hold a length of at most short_run, 0 past the part's end, or in_continuation (then no run
+//! follows in the window).
 template <class Index>
 struct window {
-    Index len[window_runs];        //!< run lengths, 0 past the last run held
+    Index len;                     //!< run 0's length
+    std::uint8_t next_lens;        //!< run 1's length (low 4 bits) and run 2's
     std::uint8_t ch[window_runs];  //!< run bytes
-    std::uint8_t more;             //!< 1 if the part has runs beyond these (a continuation)
+
+    //! Run k's length slot (k = 1, 2).
+    unsigned next_len(unsigned k) const { return (next_lens >> (4 * (k - 1))) & 15u; }
+    //! Sets run k's length slot (k = 1, 2; the slot is 0 before).
+    void set_next_len(unsigned k, unsigned v) { next_lens |= std::uint8_t(v << (4 * (k - 1))); }
+    //! The window once run 0 is done: run 1 (held in full) becomes run 0.
+    window shifted() const {
+        window w{};
+        w.len = Index(next_len(1));
+        w.next_lens = std::uint8_t(next_lens >> 4);
+        w.ch[0] = ch[1];
+        w.ch[1] = ch[2];
+        return w;
+    }
 };
+static_assert(window_runs == 3, "two runs of 4 bits after the first");
 
 //! What a pass computes besides the suffixes' order.
 enum class pass_mode {
@@ -242,6 +264,7 @@ struct by_pos {
 };
 
 static_assert(std::is_trivially_copyable_v<item<std::uint32_t, true>>);
-static_assert(sizeof(item<std::uint32_t, false>) == 24);
+static_assert(sizeof(item<std::uint32_t, false>) == 16);
+static_assert(sizeof(item<std::uint32_t, true>) == 20);
 
 }  // namespace emflow::pipelines::sa::esais_detail
