@@ -144,7 +144,7 @@ private:
         }
         ContSink* conts = part_l_ ? out_->l_cont : out_->s_cont;
         const std::size_t k = part_.size();
-        if (conts) window_at(0, held);
+        if (conts && held == 0) window_at(0, held);  // no seed was built (held >= 1 if one was)
         for (std::size_t i = held; conts && i < k; i += held) {
             const run& finished = part_[k - i];  // nearest-first run i - 1
             *conts << continuation<Index>{Index(finished.start), window_at(i, held), finished.ch};

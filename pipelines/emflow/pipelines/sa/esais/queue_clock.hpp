@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <random>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -103,16 +104,15 @@ private:
         return timed_ ? std::uint64_t(double(sampled_.count()) * double(pushes_) / double(timed_))
                       : 0;
     }
-    //! Pushes up to the next timed one: uniform in [1, 2 push_sample - 1] (an LCG's high bits).
+    //! Pushes up to the next timed one: uniform in [1, 2 push_sample - 1].
     unsigned next_gap() {
-        lcg_ = lcg_ * 6364136223846793005u + 1442695040888963407u;
-        return 1 + unsigned((lcg_ >> 33) % (2 * push_sample - 1));
+        return std::uniform_int_distribution<unsigned>(1, 2 * push_sample - 1)(rng_);
     }
 
     Queue& q_;
     clock::duration spent_{}, sampled_{};
     std::uint64_t pushes_ = 0, timed_ = 0;
-    std::uint64_t lcg_ = 0;
+    std::minstd_rand rng_;
     unsigned until_timed_ = push_sample;
 };
 
