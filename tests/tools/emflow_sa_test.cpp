@@ -124,8 +124,8 @@ TEST_CASE("emflow-sa --help and bad command lines", "[tools]") {
           "build x -o y --index-bytes 3", "build x -o y --algorithm qsort",
           "build x -o y --queue fifo", "check x", "build x -o y --threads 0",
           "build x -o y --bogus", "build x -o y --tmp-files 0", "build x -o y --tmp-files 17",
-          "build x -o y --lcp z", "check x y --lcp", "build x -o y --algorithm doubling --lcp z",
-          "build x -o y --algorithm esais --lcp y"}) {
+          "build x -o y --algorithm dc3 --lcp z", "check x y --lcp",
+          "build x -o y --algorithm doubling --lcp z", "build x -o y --lcp y"}) {
         INFO(bad);
         auto r = run_tool(dir.path(), bad);
         CHECK(r.code == 2);
@@ -159,17 +159,18 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
     }
     // Progress and the summary go to stderr unless --quiet.
     write_file(text, texts[2].text);
-    auto r = run_tool(dir.path(), "build " + quote(text.string()) + " -o " + quote(sa.string()) +
-                                      " --memory 16MiB --pipelining traditional");
+    auto r =
+        run_tool(dir.path(), "build --algorithm dc3 " + quote(text.string()) + " -o " +
+                                 quote(sa.string()) + " --memory 16MiB --pipelining traditional");
     CHECK(r.code == 0);
     CHECK(r.stderr_.find("DC3") != std::string::npos);
     CHECK(r.stderr_.find("emflow-sa: built the suffix array of") != std::string::npos);
     CHECK(r.stderr_.find("peak memory") != std::string::npos);
     CHECK(reported_bytes(r.stderr_, "peak temporary disk ") == 0);  // this text fits in RAM
     CHECK(r.stderr_.find("bytes per input byte") != std::string::npos);
-    // eSAIS's phases, and the time in its priority queue (for bench/run-sa)
-    r = run_tool(dir.path(), "build --algorithm esais -o " + quote(sa.string()) + " " +
-                                 quote(text.string()) + " --memory 16MiB");
+    // eSAIS, the default: its phases, and the time in its priority queue (for bench/run-sa)
+    r = run_tool(dir.path(),
+                 "build -o " + quote(sa.string()) + " " + quote(text.string()) + " --memory 16MiB");
     CHECK(r.code == 0);
     for (const char* line : {"eSAIS: classify: ", "\neSAIS: induce the suffix array: ",
                              "\nemflow-sa: eSAIS priority queue: "}) {
@@ -336,25 +337,25 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
                quote((work / "missing-tmp").string()),
            5);
     expect(build + "--memory 64KiB", 7);
+    expect(build + "--memory 64KiB --algorithm dc3", 7);
     // 16 MiB is enough for eSAIS with the one temporary file a small budget gets by default,
     // not with two, whose buffers take 3 MiB more
-    expect(build + "--memory 16MiB --algorithm esais --tmp-files 2", 7);
+    expect(build + "--memory 16MiB --tmp-files 2", 7);
     // the temporary disk runs full (24 MiB: room for the 20 MiB output, whose writes the file
     // size limit that enforces the capacity stops too, but not for the work)
     const std::string full_disk = "--memory 16MiB --tmp-capacity 24MiB";
     expect(build + full_disk, 6);
-    expect(build + full_disk + " --algorithm esais", 6);
-    expect(build + full_disk + " --algorithm esais --queue stxxl", 6);
-    expect(build + full_disk + " --algorithm esais --lcp " + quote((work / "text.lcp").string()),
-           6);
+    expect(build + full_disk + " --algorithm dc3", 6);
+    expect(build + full_disk + " --queue stxxl", 6);
+    expect(build + full_disk + " --lcp " + quote((work / "text.lcp").string()), 6);
     // a capacity below the output's size: refused before any work, naming what would do
     auto r = run_tool(dir.path(), build + "--memory 16MiB --tmp-capacity 19MiB");
     CHECK(r.code == 2);
     CHECK(r.stderr_.find("give at least 20971520 bytes") != std::string::npos);
-    CHECK(r.stderr_.find("DC3") == std::string::npos);         // no phase began
+    CHECK(r.stderr_.find("eSAIS") == std::string::npos);       // no phase began
     expect(build + "--memory 64MiB --tmp-capacity 39MiB", 2);  // two files of 19.5 MiB
     // with the LCP array: neither output left behind
-    expect(build + "--algorithm esais --lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
+    expect(build + "--lcp " + quote((work / "no/such/dir/x.lcp").string()), 5);
 
     // A text longer than 4-byte indices address: refused before any work (a sparse file).
     const fs::path huge = work / "huge";

@@ -19,7 +19,7 @@ struct options {
     std::string command;                      //!< "build", "check" or "help"
     std::string text, output, sa;             //!< TEXT, -o OUT (build), SA (check)
     std::string lcp;                          //!< --lcp LCP: to write (build) or check too
-    std::string algorithm = "dc3";            //!< dc3, doubling, quadrupling, esais
+    std::string algorithm = "esais";          //!< esais, dc3, doubling, quadrupling
     std::string pipelining = "parallel";      //!< parallel or traditional
     std::string queue = "ppq";                //!< --queue (esais): ppq or stxxl
     std::uint64_t memory_bytes = 1ull << 30;  //!< --memory
@@ -37,8 +37,7 @@ inline const char* usage_text() {
 
 Usage:
   emflow-sa build TEXT -o OUT [options]   write the suffix array of TEXT to OUT
-  emflow-sa build TEXT -o OUT --algorithm esais --lcp LCP
-                                          ... and its LCP array to LCP
+  emflow-sa build TEXT -o OUT --lcp LCP   ... and its LCP array to LCP (eSAIS only)
   emflow-sa check TEXT SA [options]       check that SA is the suffix array of TEXT
   emflow-sa check TEXT SA --lcp LCP       ... and that LCP is its LCP array
   emflow-sa --help
@@ -51,7 +50,7 @@ OUT (and LCP) is written under a temporary name next to it and renamed when comp
 
 Options:
   -o, --output OUT        (build) the suffix array file to write
-  --algorithm A           (build) dc3 (default), doubling, quadrupling or esais
+  --algorithm A           (build) esais (default), dc3, doubling or quadrupling
   --lcp LCP               (build, esais) also write the LCP array to LCP;
                           (check) also check the LCP array in LCP
   --pipelining P          parallel (default) or traditional (no asynchronous nodes,
