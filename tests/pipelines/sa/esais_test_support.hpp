@@ -58,6 +58,21 @@ inline text_bytes staircase_text(std::size_t n, std::size_t max_run, std::uint64
     return t;
 }
 
+//! Lines of a few letters, each indented by 15 to 20 spaces (a run longer than a window's
+//! second and third slots hold): the chains of the lines' first letters all wait for their
+//! continuations in one bucket, as in source code, only more of them.
+inline text_bytes indented_text(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    text_bytes t;
+    while (t.size() < n) {
+        t.insert(t.end(), 15 + rng() % 6, std::uint8_t(' '));
+        t.push_back('a');
+        for (std::uint64_t k = rng() % 5; k > 0; --k) t.push_back(std::uint8_t('b' + rng() % 7));
+    }
+    t.resize(n);
+    return t;
+}
+
 //! eSAIS with settings s gives the suffix array of t.
 template <class Index>
 void check(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
@@ -177,6 +192,8 @@ inline void parallel_bulks(arrays a) {
 //! Random texts over each alphabet size of sigmas with the least budget: 4 MiB texts, of which
 //! the queue (half of the least budget) holds a fraction of a pass's items; under the
 //! sanitizers (several times slower) 1 MiB texts: the sorters (of the S* LCPs too) still spill.
+//! Then an indented text, whose waiting chains need more runs than the waiting sorter's share
+//! of the budget merges at once.
 inline void least_budget(arrays a, std::initializer_list<unsigned> sigmas) {
     const auto seed = emflow_test::test_seed();
     const std::size_t n = emflow_test::under_address_sanitizer() ? MiB : 4 * MiB;
@@ -184,6 +201,7 @@ inline void least_budget(arrays a, std::initializer_list<unsigned> sigmas) {
     for (unsigned sigma : sigmas)
         check_32(a, emflow_test::random_text(n, sigma, seed + sigma),
                  settings(least, pipelining::parallel));
+    check_32(a, indented_text(MiB, seed), settings(least, pipelining::parallel));
 }
 
 //! The reduced text through external DC3 levels down to 64 symbols; LCPs up to half the text.

@@ -49,11 +49,18 @@
 
 namespace emflow::pipelines::sa::esais_detail {
 
+//! Blocks of the sorter of chains waiting for continuations: small, so that a small budget's
+//! share of a sixteenth still merges its runs (in source code, many chains of a bucket wait at
+//! once behind the runs of spaces that indent its lines).
+inline constexpr std::size_t waiting_block_bytes = 64 * 1024;
+
 //! What a pass may hold in RAM besides its queue.
 struct pass_limits {
-    std::size_t bulk_items = 1 << 20;      //!< items popped at once
-    std::size_t carry_items = 1 << 20;     //!< a round's successors kept in RAM
-    std::size_t waiting_bytes = 16 << 20;  //!< the sorter of chains waiting for continuations
+    std::size_t bulk_items = 1 << 20;   //!< items popped at once
+    std::size_t carry_items = 1 << 20;  //!< a round's successors kept in RAM
+    //! The sorter of chains waiting for continuations; at least what its merger needs
+    //! (dc3_detail::recursive_merge_minimum of waiting_block_bytes)
+    std::size_t waiting_bytes = 16 << 20;
     std::size_t parallel_items = 1 << 14;  //!< bulks from this size are processed in parallel
     unsigned threads = 0;                  //!< threads that process a bulk; 0: the cores
 };
@@ -85,7 +92,7 @@ class induce_pass {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     using waiting_t = waiting<Index>;
-    using waiting_sorter = stxxl::sorter<waiting_t, by_pos<waiting_t>, 256 * 1024>;
+    using waiting_sorter = stxxl::sorter<waiting_t, by_pos<waiting_t>, waiting_block_bytes>;
 
 public:
     //! A pass over queue (empty), taking the seeds in order from seeds and continuations from
