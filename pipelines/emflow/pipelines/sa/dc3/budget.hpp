@@ -48,20 +48,14 @@ inline constexpr std::uint64_t async_nodes = 5;
 //! The in-memory base case's reader and writer of external vectors.
 inline constexpr std::uint64_t in_memory_reserve = 2 << 20;
 
-//! Least memory of an STXXL sorter with blocks of block bytes to merge more runs than fit at
-//! once: it merges recursively with two prefetch and two write blocks per disk, one output and
-//! two input blocks. The external memory must be configured.
-inline std::uint64_t recursive_merge_minimum(std::uint64_t block) {
-    const std::uint64_t disks = stxxl::config::get_instance()->disks_number();
-    return (4 * disks + 3) * block;
-}
-
 //! Least memory of one sorter: emflow::sorter_node's own check (writer and run buffers of
-//! 256 KiB blocks), and what STXXL's merger needs (recursive_merge_minimum). The external memory
-//! must be configured.
+//! 256 KiB blocks), and what STXXL's merger needs to merge more runs than fit at once (it merges
+//! recursively with two prefetch and two write blocks per disk, one output and two input blocks).
+//! The external memory must be configured.
 inline std::uint64_t sorter_minimum(bool async_runs) {
     const std::uint64_t block = 256 * 1024;
-    return std::max(4 * block + (async_runs ? 2 : 1) * 2 * block, recursive_merge_minimum(block));
+    const std::uint64_t disks = stxxl::config::get_instance()->disks_number();
+    return std::max(4 * block + (async_runs ? 2 : 1) * 2 * block, (4 * disks + 3) * block);
 }
 
 //! The fixed buffers of a phase of an external level, as its nodes declare them (at most): the

@@ -32,10 +32,9 @@
 #pragma once
 
 #include <emflow/pipelines/sa/esais/lcp_minima.hpp>
+#include <emflow/pipelines/sa/esais/position_runs.hpp>
 #include <emflow/pipelines/sa/esais/tuples.hpp>
 #include <emflow/ppq/parallel_algorithms.hpp>
-
-#include <stxxl/sorter>
 
 #include <algorithm>
 #include <array>
@@ -49,17 +48,13 @@
 
 namespace emflow::pipelines::sa::esais_detail {
 
-//! Blocks of the sorter of chains waiting for continuations: small, so that a small budget's
-//! share of a sixteenth still merges its runs (in source code, many chains of a bucket wait at
-//! once behind the runs of spaces that indent its lines).
-inline constexpr std::size_t waiting_block_bytes = 64 * 1024;
-
 //! What a pass may hold in RAM besides its queue.
 struct pass_limits {
     std::size_t bulk_items = 1 << 20;   //!< items popped at once
     std::size_t carry_items = 1 << 20;  //!< a round's successors kept in RAM
-    //! The sorter of chains waiting for continuations; at least what its merger needs
-    //! (dc3_detail::recursive_merge_minimum of waiting_block_bytes)
+    //! The chains waiting for continuations: a run's buffer, and the merge of a bucket's runs
+    //! (at least external_runs' merge_minimum: in source code, many chains of a bucket wait at
+    //! once behind the runs of spaces that indent its lines)
     std::size_t waiting_bytes = 16 << 20;
     std::size_t parallel_items = 1 << 14;  //!< bulks from this size are processed in parallel
     unsigned threads = 0;                  //!< threads that process a bulk; 0: the cores
@@ -92,7 +87,6 @@ class induce_pass {
     using item_t = item<Index, Mode != pass_mode::plain>;
     using order = pop_later<item_t, Descending>;
     using waiting_t = waiting<Index>;
-    using waiting_sorter = stxxl::sorter<waiting_t, by_pos<waiting_t>, waiting_block_bytes>;
 
 public:
     //! A pass over queue (empty), taking the seeds in order from seeds and continuations from
@@ -100,7 +94,7 @@ public:
     induce_pass(Queue& queue, Seeds& seeds, Conts& conts, Place place, End end,
                 const pass_limits& lim, std::uint64_t first_name)
         : q_(queue), seeds_(seeds), conts_(conts), place_(place), end_(end), lim_(lim),
-          names_(first_name), waiting_(by_pos<waiting_t>(), lim.waiting_bytes),
+          names_(first_name), waiting_(lim.waiting_bytes / sizeof(waiting_t)),
           workers_(lim.threads ? lim.threads : std::max(1u, std::thread::hardware_concurrency())) {}
 
     //! Pushes the successors of every seed, whose order fields hold their ranks by ranks (named:
@@ -466,11 +460,9 @@ private:
     //! Chains of bucket c that ran out of window get their continuations.
     void join(std::uint8_t c) {
         if (waiting_.size() == 0) return;
-        waiting_.sort();
-        hint_ = waiting_.size();
+        hint_ = std::size_t(waiting_.size());
         try {
-            for (; !waiting_.empty(); ++waiting_) {
-                const waiting<Index>& w = *waiting_;
+            waiting_.each(lim_.waiting_bytes, [this, c](const waiting<Index>& w) {
                 if (conts_.empty() || (*conts_).ch != c || (*conts_).pos != w.pos)
                     throw std::logic_error("emflow: eSAIS continuation out of step");
                 item_t y{};
@@ -480,13 +472,12 @@ private:
                 y.w = (*conts_).w;
                 ++conts_;
                 push(y);
-            }
+            });
         } catch (...) {
             end_bulk_quietly();
             throw;
         }
         end_bulk();
-        waiting_.clear();
     }
 
     //! Pushes y, opening a bulk phase (of about hint_ items) if none is open; a phase takes at
@@ -598,7 +589,7 @@ private:
     std::uint64_t names_;
     std::uint64_t rank_ = 0;
     const bucket_ranks* ranks_ = nullptr;  // the ranks of a pass with ranked seeds
-    waiting_sorter waiting_;
+    position_runs<waiting_t> waiting_;     // chains of the bucket waiting for continuations
     std::vector<item_t> bulk_, cur_, carry_;
     std::vector<item_t> successors_;        // of the current bulk, for push_successors
     std::vector<std::uint8_t> seed_bytes_;  // their seeds' bytes (push_seed_run)

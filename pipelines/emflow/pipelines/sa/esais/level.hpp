@@ -149,8 +149,7 @@ struct level_state {
         const std::size_t items = std::max<std::size_t>(1024, cfg.memory_bytes / 32 / sizeof(Item));
         l.bulk_items = cfg.bulk_items ? cfg.bulk_items : std::min<std::size_t>(items, 1 << 20);
         l.carry_items = l.bulk_items;
-        l.waiting_bytes = std::size_t(std::max<std::uint64_t>(
-            cfg.memory_bytes / 16, dc3_detail::recursive_merge_minimum(waiting_block_bytes)));
+        l.waiting_bytes = std::size_t(cfg.memory_bytes / 16);
         if (cfg.parallel_items) l.parallel_items = cfg.parallel_items;
         l.threads = cfg.pass_threads;
         return l;

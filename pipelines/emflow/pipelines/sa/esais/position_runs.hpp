@@ -41,7 +41,7 @@ public:
     //! The number of tuples taken.
     std::uint64_t size() const { return written_ + buffer_.size(); }
     //! Calls f(x) for every tuple taken, in position order, merging the runs within
-    //! merge_bytes; once.
+    //! merge_bytes; then holds none (and takes tuples again).
     template <class F>
     void each(std::size_t merge_bytes, F f) {
         write_run();
@@ -51,6 +51,7 @@ public:
         while (const std::size_t k = runs_.merge(out.data(), out.size()))
             for (std::size_t i = 0; i < k; ++i) f(out[i]);
         runs_.clear();
+        written_ = 0;
     }
 
 private:
