@@ -1,7 +1,8 @@
 // The tuples a pass hands over, read back in position order (esais/position_runs.hpp): every
 // tuple once and in order, with runs from one to hundreds and a merge budget from the least
 // (merging the smallest runs first, in several passes) to one pass; the disk blocks go back after
-// the merge, after an exception from the caller's function, and when no merge ever started.
+// the merge, after an exception from the caller's function, and when no merge ever started; it
+// takes tuples again after a merge.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/esais/position_runs.hpp>
@@ -62,6 +63,32 @@ TEST_CASE("position_runs: every tuple once, in position order", "[sa][esais]") {
             CHECK(disk_in_use() == before);
         }
     }
+}
+
+// A pass's waiting chains: a bucket's taken, read back, then the next bucket's into the same
+// position_runs.
+TEST_CASE("position_runs: takes tuples again after each()", "[sa][esais]") {
+    emflow_test::configure_test_disks();
+    const std::uint64_t before = disk_in_use();
+    runs r(300);
+    const auto first = shuffled(1000, emflow_test::test_seed());
+    for (const tuple& x : first) r.push(x);
+    std::size_t seen = 0;
+    r.each(0, [&](const tuple&) { ++seen; });
+    CHECK(seen == 1000);
+    CHECK(r.size() == 0);
+    CHECK(disk_in_use() == before);
+    // positions 5000.. this time: only they come back, in order
+    for (const tuple& x : shuffled(700, emflow_test::test_seed() + 1))
+        r.push({x.pos + 5000, x.value});
+    CHECK(r.size() == 700);
+    std::uint32_t next = 5000;
+    bool in_order = true;
+    r.each(0, [&](const tuple& x) { in_order = in_order && x.pos == next++; });
+    CHECK(in_order);
+    CHECK(next == 5700);
+    CHECK(r.size() == 0);
+    CHECK(disk_in_use() == before);
 }
 
 TEST_CASE("position_runs: nothing pushed", "[sa][esais]") {
