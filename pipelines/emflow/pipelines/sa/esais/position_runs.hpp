@@ -1,8 +1,9 @@
 // emflow/pipelines/sa/esais/position_runs.hpp: tuples a pass hands over in its own order, read
 // back in position order: the L-pass's chain ends, joined by position with the S-parts' windows
 // of a text scan into the S-pass's ranked seeds, and the S-pass's named S* suffixes, which become
-// the reduced text. A full buffer is sorted (in parallel) and written as a run; the runs are
-// merged once, by the next pass while it pushes its seeds or into the reduced text. So the
+// the reduced text; within a pass, each bucket's chains waiting for their continuations. A full
+// buffer is sorted (in parallel) and written as a run; the runs are merged once, by the next pass
+// while it pushes its seeds, into the reduced text, or at the bucket's end. So the
 // tuples are neither kept in a vector nor sorted by a graph of their own, and the seeds joined
 // with their windows (28 bytes each, about a third of the text's positions) never go to disk.
 //
