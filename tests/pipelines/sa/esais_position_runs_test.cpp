@@ -1,12 +1,13 @@
 // The tuples a pass hands over, read back in position order (esais/position_runs.hpp): every
 // tuple once and in order, with runs from one to hundreds and a merge budget from the least
 // (merging the smallest runs first, in several passes) to one pass; the disk blocks go back after
-// the merge, after an exception from the caller's function, and when no merge ever started; it
-// takes tuples again after a merge.
+// the merge, after an exception from the caller's function, when no merge ever started and when
+// the disk runs full; it takes tuples again after a merge.
 #include <catch2/catch.hpp>
 
 #include <emflow/pipelines/sa/esais/position_runs.hpp>
 
+#include <stxxl/bits/common/exceptions.h>
 #include <stxxl/bits/mng/block_manager.h>
 
 #include <algorithm>
@@ -126,4 +127,65 @@ TEST_CASE("position_runs: the disk blocks go back on failure", "[sa][esais]") {
         }
         CHECK(disk_in_use() == before);
     }
+}
+
+// A pass's bucket whose waiting chains take the disk's last blocks: with the least merge budget
+// many runs merge in several passes, whose earlier passes write new runs. Ever more tuples on a
+// disk of fixed size: the merges fail before the pushes do. A failing run gives stxxl::io_error
+// from push() or each(), never a wrong or partial result taken for a whole one, and its blocks go
+// back, so the disk takes the next run.
+TEST_CASE("position_runs: a disk that runs full in the merge", "[sa][esais]") {
+    emflow::external_memory_config em;
+    em.disks = {emflow::disk_spec{4 << 20}};
+    emflow_test::configure_test_disks(em);
+    const std::uint64_t before = disk_in_use();
+    const auto seed = emflow_test::test_seed();
+    enum class outcome { whole, failed_in_merge, failed_in_push };
+    std::vector<outcome> outcomes;
+    for (std::uint32_t n = 40000; outcomes.empty() || outcomes.back() != outcome::failed_in_push;
+         n += 40000) {
+        INFO(n << " tuples");
+        REQUIRE(n <= 2000000);  // 16 MiB: far past the disk
+        {
+            runs r(40000);  // runs of about 1.2 blocks: the merge's passes write new runs
+            try {
+                for (const tuple& x : shuffled(n, seed + n)) r.push(x);
+            } catch (const stxxl::io_error& e) {
+                CHECK_THAT(e.what(), Catch::Contains("File too large"));
+                outcomes.push_back(outcome::failed_in_push);
+            }
+            if (outcomes.empty() || outcomes.back() != outcome::failed_in_push) {
+                std::uint32_t next = 0;
+                bool in_order = true;
+                try {
+                    r.each(0, [&](const tuple& x) {
+                        in_order = in_order && x.pos == next && x.value == next * next;
+                        ++next;
+                    });
+                    CHECK(in_order);
+                    CHECK(next == n);
+                    outcomes.push_back(outcome::whole);
+                } catch (const stxxl::io_error& e) {
+                    CHECK_THAT(e.what(), Catch::Contains("File too large"));
+                    CHECK(in_order);  // what came out before the failure was right
+                    CHECK(next < n);
+                    outcomes.push_back(outcome::failed_in_merge);
+                }
+            }
+        }
+        CHECK(disk_in_use() == before);
+    }
+    const auto count = [&](outcome o) { return std::count(outcomes.begin(), outcomes.end(), o); };
+    CHECK(count(outcome::whole) > 0);
+    CHECK(count(outcome::failed_in_merge) > 0);
+    // the disk is whole again: the largest run that fit does so once more
+    const auto last_whole = std::find(outcomes.rbegin(), outcomes.rend(), outcome::whole);
+    REQUIRE(last_whole != outcomes.rend());
+    const std::uint32_t n = 40000 * std::uint32_t(outcomes.rend() - last_whole);
+    runs r(40000);
+    for (const tuple& x : shuffled(n, seed)) r.push(x);
+    std::uint32_t next = 0;
+    r.each(0, [&](const tuple& x) { next += x.pos == next; });
+    CHECK(next == n);
+    CHECK(disk_in_use() == before);
 }
