@@ -14,8 +14,9 @@ label(t, m, b, a) = t.' '.m.' MiB '.a.(b eq '-' ? '' : ', budget '.b.' MiB')
 ratios = "< awk -F, 'NR == FNR { f[$1 \",\" $2 \",\" $4] = $5; next } FNR > 1 { k = $1 \",\" $2 \",\" ($4 ~ /lcp|kasai/ ? \"kasai\" : \"divsufsort\"); if (f[k] > 0) print $0 \",\" $5 / f[k] }' ".csv." ".csv
 has_phases = system("test -s '".phases."' && test $(wc -l < '".phases."') -gt 1 && echo 1 || echo 0") + 0
 do for [fmt in 'png svg'] {
-    if (fmt eq 'png') { set terminal pngcairo size 1100, (has_phases ? 1200 : 800); set output png }
-    else { set terminal svg size 1100, (has_phases ? 1200 : 800); set output svg }
+    # each plot's rotated labels take about 200 pixels of its height
+    if (fmt eq 'png') { set terminal pngcairo size 1100, (has_phases ? 1650 : 1000); set output png }
+    else { set terminal svg size 1100, (has_phases ? 1650 : 1000); set output svg }
     set multiplot layout (has_phases ? 3 : 2), 1
     set title 'suffix-array construction: seconds per run'
     set logscale y
@@ -23,10 +24,14 @@ do for [fmt in 'png svg'] {
     plot csv every ::1 using 0:5:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) with boxes notitle
     unset logscale y
     set yrange [0:*]
+    set offsets 0, 0, 1.5, 0  # room above the 6x line and the tallest bar
+    set key outside right top
     set title 'time / floor time on the same text (libdivsufsort; + Kasai for LCP runs)'
     set ylabel 'x floor'
     plot ratios using 0:10:xtic(label(strcol(1), strcol(2), strcol(3), strcol(4))) with boxes notitle, \
          4 with lines dashtype 2 title '4x (eSAIS SA goal)', 6 with lines dashtype 3 title '6x (SA+LCP goal)'
+    set offsets 0, 0, 0, 0
+    set key default
     if (has_phases) {
         set title 'eSAIS phases (seconds); label: priority queue share of the inducing'
         set ylabel 'seconds'
