@@ -141,51 +141,43 @@ TEST_CASE("position_runs: a disk that runs full in the merge", "[sa][esais]") {
     const std::uint64_t before = disk_in_use();
     const auto seed = emflow_test::test_seed();
     enum class outcome { whole, failed_in_merge, failed_in_push };
-    std::vector<outcome> outcomes;
-    for (std::uint32_t n = 40000; outcomes.empty() || outcomes.back() != outcome::failed_in_push;
-         n += 40000) {
+    // n tuples in runs of about 1.2 blocks (the merge's passes write new runs), read back
+    const auto attempt = [&](std::uint32_t n) {
         INFO(n << " tuples");
-        REQUIRE(n <= 2000000);  // 16 MiB: far past the disk
-        {
-            runs r(40000);  // runs of about 1.2 blocks: the merge's passes write new runs
-            try {
-                for (const tuple& x : shuffled(n, seed + n)) r.push(x);
-            } catch (const stxxl::io_error& e) {
-                CHECK_THAT(e.what(), Catch::Contains("File too large"));
-                outcomes.push_back(outcome::failed_in_push);
-            }
-            if (outcomes.empty() || outcomes.back() != outcome::failed_in_push) {
-                std::uint32_t next = 0;
-                bool in_order = true;
-                try {
-                    r.each(0, [&](const tuple& x) {
-                        in_order = in_order && x.pos == next && x.value == next * next;
-                        ++next;
-                    });
-                    CHECK(in_order);
-                    CHECK(next == n);
-                    outcomes.push_back(outcome::whole);
-                } catch (const stxxl::io_error& e) {
-                    CHECK_THAT(e.what(), Catch::Contains("File too large"));
-                    CHECK(in_order);  // what came out before the failure was right
-                    CHECK(next < n);
-                    outcomes.push_back(outcome::failed_in_merge);
-                }
-            }
+        runs r(40000);
+        try {
+            for (const tuple& x : shuffled(n, seed + n)) r.push(x);
+        } catch (const stxxl::io_error& e) {
+            CHECK_THAT(e.what(), Catch::Contains("File too large"));
+            return outcome::failed_in_push;
         }
+        std::uint32_t next = 0;
+        bool in_order = true;
+        try {
+            r.each(0, [&](const tuple& x) {
+                in_order = in_order && x.pos == next && x.value == next * next;
+                ++next;
+            });
+        } catch (const stxxl::io_error& e) {
+            CHECK_THAT(e.what(), Catch::Contains("File too large"));
+            CHECK(in_order);  // what came out before the failure was right
+            CHECK(next < n);
+            return outcome::failed_in_merge;
+        }
+        CHECK(in_order);
+        CHECK(next == n);
+        return outcome::whole;
+    };
+    std::vector<outcome> outcomes;  // of 40000, 80000, ... tuples
+    do {
+        REQUIRE(outcomes.size() < 50);  // 2 M tuples, 16 MiB: far past the disk
+        outcomes.push_back(attempt(40000 * std::uint32_t(outcomes.size() + 1)));
         CHECK(disk_in_use() == before);
-    }
-    const auto count = [&](outcome o) { return std::count(outcomes.begin(), outcomes.end(), o); };
-    CHECK(count(outcome::whole) > 0);
-    CHECK(count(outcome::failed_in_merge) > 0);
-    // the disk is whole again: the largest run that fit does so once more
+    } while (outcomes.back() != outcome::failed_in_push);
+    CHECK(std::count(outcomes.begin(), outcomes.end(), outcome::failed_in_merge) > 0);
+    // the disk is whole again: the most tuples that fit do so once more
     const auto last_whole = std::find(outcomes.rbegin(), outcomes.rend(), outcome::whole);
     REQUIRE(last_whole != outcomes.rend());
-    const std::uint32_t n = 40000 * std::uint32_t(outcomes.rend() - last_whole);
-    runs r(40000);
-    for (const tuple& x : shuffled(n, seed)) r.push(x);
-    std::uint32_t next = 0;
-    r.each(0, [&](const tuple& x) { next += x.pos == next; });
-    CHECK(next == n);
+    CHECK(attempt(40000 * std::uint32_t(outcomes.rend() - last_whole)) == outcome::whole);
     CHECK(disk_in_use() == before);
 }
