@@ -10,6 +10,9 @@
 //   batch_begin()               random-access iterator to them, a plain const pointer where
 //                               the node owns a buffer
 //   N& operator+=(size_t n)     advance by n <= batch_length()
+//   uint64_t skip(uint64_t n)   optional: advance by n (fewer at the end), reading what it
+//                               passes only where that is cheapest; returns the elements passed
+//                               (skip_ahead() in nodes/pull_base.hpp: the same for any node)
 // A PUSH node P with elements P::value_type offers
 //   void start(run_context&), void push(const T&), void push_batch(const T*, size_t),
 //   void push_stop()            the end of data

@@ -117,6 +117,62 @@ TEST_CASE("file_source reads from any element on, across chunk boundaries", "[no
                       Catch::Contains("reading from element"));
 }
 
+TEST_CASE("skip_ahead: file_source jumps, through any_pull_source too, others pass batches",
+          "[nodes]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const auto seed = emflow_test::test_seed();
+    std::mt19937_64 rng(seed);
+    const std::string path = (dir.path() / "skip.bin").string();
+    // 5-byte elements: a jump lands off the I/O alignment and must read on to the next chunk
+    // boundary with whole elements.
+    const std::size_t chunk_elems = emflow::detail::file_chunk_elems<uint40>();
+    const std::size_t n = 7 * chunk_elems + 123;
+    std::vector<uint40> v(n);
+    for (auto& x : v) x = uint40(rng() >> 24);
+    {
+        file_sink<uint40> out(path);
+        materialize(streamify(v), out);
+        out.commit();
+    }
+    auto check = [&](const auto& got, std::uint64_t first) {
+        REQUIRE(!got.empty());
+        for (const auto& r : got) {
+            INFO("index " << r.index << " from " << first);
+            REQUIRE(std::uint64_t(r.value) == std::uint64_t(v[first + r.index]));
+        }
+    };
+    for (int rep = 0; rep < 20; ++rep) {
+        const std::uint64_t first = rep % 2 ? rng() % n : 0;
+        INFO("seed " << seed << ", rep " << rep);
+        auto f = file_source<uint40>(path, first);
+        check(emflow_test::drain_skipping(f, n - first, chunk_elems, rng), first);
+        any_pull_source<uint40> a(file_source<uint40>(path, first));
+        check(emflow_test::drain_skipping(a, n - first, chunk_elems, rng), first);
+        any_pull_source<uint40> s(streamify(v.begin() + std::ptrdiff_t(first), v.end()));
+        check(emflow_test::drain_skipping(s, n - first, chunk_elems, rng), first);
+    }
+    // A jump reads nothing it passes: from the start to the last chunk of 64 reads the first
+    // two chunks (in flight at start) and the last one (STXXL counts the first two).
+    const std::size_t byte_chunk = emflow::detail::file_chunk_elems<std::uint8_t>();
+    const std::size_t big = 64 * byte_chunk;
+    const std::string big_path = (dir.path() / "big.bin").string();
+    {
+        file_sink<std::uint8_t> out(big_path);
+        materialize(generate(big, [] { return std::uint8_t(7); }), out);
+        out.commit();
+    }
+    const auto before = current_io_volume();
+    any_pull_source<std::uint8_t> far{file_source<std::uint8_t>(big_path)};
+    std::uint64_t read = 0;
+    run_graph([&](run_context& ctx) { far.start(ctx); },
+              [&](run_context&) {
+                  REQUIRE(skip_ahead(far, big - 10) == big - 10);
+                  for (; !far.empty(); ++far) read += *far;
+              });
+    CHECK(read == 7 * 10);
+    CHECK(current_io_volume().bytes_read - before.bytes_read <= 3 * byte_chunk);
+}
+
 TEST_CASE("materialize into stxxl::vectors of every page shape, across many blocks", "[nodes]") {
     // STXXL 1.4.1's vector_bufwriter loses blocks when it grows a vector whose pages hold one
     // block; materialize must be correct for every vector shape.

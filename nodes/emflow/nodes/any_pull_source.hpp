@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <utility>
@@ -28,12 +29,14 @@ class any_pull_source : public buffered_pull<any_pull_source<T>, T> {
         virtual ~source() = default;
         virtual void start(run_context& ctx) = 0;
         virtual std::size_t fill(T* out, std::size_t cap) = 0;  // 0: the end
+        virtual std::uint64_t skip(std::uint64_t n) = 0;        // skip_ahead
     };
     template <class Src>
     struct holder final : source {
         explicit holder(Src&& s) : src(std::forward<Src>(s)) {}
         void start(run_context& ctx) override { src.start(ctx); }
         std::size_t fill(T* out, std::size_t cap) override { return read_into(src, out, cap); }
+        std::uint64_t skip(std::uint64_t n) override { return skip_ahead(src, n); }
         stored_t<Src> src;
     };
 
@@ -47,6 +50,19 @@ public:
     void start(run_context& ctx) {
         src_->start(ctx);
         this->declare_buffer(ctx, "any_pull_source chunk");
+    }
+
+    //! Advances by n elements (fewer at the end): past what it holds, by the source's skip
+    //! (skip_ahead), so a source that jumps keeps jumping behind the erasure. Returns the
+    //! elements passed.
+    std::uint64_t skip(std::uint64_t n) {
+        const std::size_t held = this->held();
+        if (n <= held) {
+            *this += std::size_t(n);
+            return n;
+        }
+        this->drop_batch();
+        return held + src_->skip(n - held);
     }
 
 private:

@@ -161,6 +161,23 @@ public:
             s.data.allocate(detail::file_chunk_elems<T>());
             issue(s);
         }
+        next_ = first_;
+    }
+
+    //! Advances by n elements (fewer at the end of the file). A target within the chunks already
+    //! read or in flight is reached by passing them; one beyond them by reading on from it, so
+    //! that a long jump reads nothing it passes. Returns the elements passed.
+    std::uint64_t skip(std::uint64_t n) {
+        const std::uint64_t here = next_ - this->held();
+        const std::uint64_t target = std::min(here + n, size_ / sizeof(T));
+        if (!file_ || target * sizeof(T) < offset_) return detail::pass_batches(*this, n);
+        wait_all();  // the reads in flight are passed over
+        offset_ = target * sizeof(T);
+        for (slot& s : slots_) issue(s);
+        exposed_ = false;
+        next_ = target;
+        this->drop_batch();
+        return target - here;
     }
 
 private:
@@ -168,6 +185,7 @@ private:
         detail::aligned_array<T> data;
         stxxl::request_ptr req;
         std::size_t elems = 0;  // of the read in flight (or done)
+        std::uint64_t end = 0;  // the element after them
     };
 
     //! Reads the next chunk into s: asynchronously if whole (aligned), else (the file's tail,
@@ -177,6 +195,7 @@ private:
         const std::uint64_t chunk = s.data.size() * sizeof(T);
         std::uint64_t bytes = std::min({chunk - offset_ % chunk, size_ - offset_});
         s.elems = bytes / sizeof(T);
+        s.end = (offset_ + bytes) / sizeof(T);
         s.req = stxxl::request_ptr();
         if (bytes == chunk) {
             s.req = file_->aread(s.data.data(), offset_, bytes);
@@ -201,6 +220,7 @@ private:
         s.req = stxxl::request_ptr();
         cur_ = next;
         exposed_ = true;
+        next_ = s.end;
         return {s.data.data(), s.data.data() + s.elems};
     }
 
@@ -220,6 +240,7 @@ private:
     int tail_fd_ = -1;  // reads the unaligned tail
     slot slots_[2];
     std::uint64_t size_ = 0, offset_ = 0;
+    std::uint64_t next_ = 0;  // the element after the batch exposed (first_ before one is)
     std::size_t cur_ = 0;
     bool exposed_ = false;
 };

@@ -11,7 +11,9 @@
 // the stream: empty() may be asked any number of times after it returned true, so a node built
 // on these bases keeps the contract of node.hpp even if its own inputs could not be asked again.
 // The hooks may be private, with `friend class pull_base<...>;` or `friend class
-// buffered_pull<...>;`
+// buffered_pull<...>;`. A node that can jump ahead without reading what it passes gives a
+// skip(n) member (node.hpp), built on held() and drop_batch(); skip_ahead(src, n) advances any
+// node, by its skip() where it has one.
 //
 //   template <class Src> class doubled : public buffered_pull<doubled<Src>, std::uint64_t> {
 //       ...
@@ -26,8 +28,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace emflow {
@@ -53,6 +57,13 @@ public:
         cur_ += static_cast<typename std::iterator_traits<It>::difference_type>(n);
         return derived();
     }
+
+protected:
+    //! Elements left in the current batch (without fetching the next).
+    std::size_t held() const { return static_cast<std::size_t>(end_ - cur_); }
+    //! Passes the rest of the current batch over: the next element comes from next_batch() (a
+    //! node that jumps ahead in skip() drops what it held).
+    void drop_batch() { cur_ = end_; }
 
 private:
     Derived& derived() { return static_cast<Derived&>(*this); }
@@ -122,6 +133,40 @@ std::size_t read_into(Src& src, T* out, std::size_t cap, F&& f) {
 template <class Src, class T>
 std::size_t read_into(Src& src, T* out, std::size_t cap) {
     return read_into(src, out, cap, [](const auto& x) -> decltype(auto) { return x; });
+}
+
+namespace detail {
+
+//! Advances src by n elements (fewer at its end) batch by batch; returns the elements passed.
+template <class Src>
+std::uint64_t pass_batches(Src& src, std::uint64_t n) {
+    std::uint64_t done = 0;
+    while (done < n) {
+        const std::size_t len = std::min<std::uint64_t>(src.batch_length(), n - done);
+        if (len == 0) break;
+        src += len;
+        done += len;
+    }
+    return done;
+}
+
+template <class Src, class = void>
+struct has_skip : std::false_type {};
+template <class Src>
+struct has_skip<Src, std::void_t<decltype(std::declval<Src&>().skip(std::uint64_t(0)))>>
+    : std::true_type {};
+
+}  // namespace detail
+
+//! Advances src by n elements (fewer at its end), by its skip(n) where it has one (a node that can
+//! jump without reading what it passes: file_source, any_pull_source over one), else batch by
+//! batch; returns the elements passed.
+template <class Src>
+std::uint64_t skip_ahead(Src& src, std::uint64_t n) {
+    if constexpr (detail::has_skip<Src>::value)
+        return src.skip(n);
+    else
+        return detail::pass_batches(src, n);
 }
 
 }  // namespace emflow

@@ -5,24 +5,36 @@
 //   0. from the seeds alone: different first bytes give 0, runs of the first byte of different
 //      lengths give the shorter one; otherwise l starts at the common run's length;
 //   1. a bytes round: the next B = 32 bytes of both suffixes; fewer than B in common ends the
-//      search (most pairs of a text end here, as B bytes cost about as much to sort as a round);
-//   2. up rounds w = B, 2B, 4B, ... over the pairs still growing: does T[a+l..a+l+w) equal
+//      search (most pairs of a text end here, as B bytes cost about as much to sort as a round).
+//      Both suffixes of a pair round 0 left have the same run, so here each S* suffix looks up
+//      its bytes once for both its pairs, and the answers, back in suffix order, are compared
+//      neighbour with neighbour;
+//   1'. followers: in the order of the first suffixes' positions, a pair (a, b) still growing
+//      whose predecessor (a0, b0) lies shifted by d = a - a0 = b - b0, d at most the l of
+//      (a0, b0), has the LCP of (a0, b0) less d (the suffixes at a and b are those at a0 and b0
+//      less d equal bytes). Only the chains' heads search on; one scan in that order gives every
+//      follower its LCP after them. The S* suffixes of a repeat's later copy follow each other
+//      (pairs with the earlier copy), so in repetitive texts most long LCPs are found without a
+//      round of their own;
+//   2. up rounds w = B, 2B, 4B, ... over the heads still growing: does T[a+l..a+l+w) equal
 //      T[b+l..b+l+w)? yes: l += w, on to the next round; no (or past the end): the pair failed
 //      at w and waits;
 //   3. down rounds w = half the widest failed window down to B, over the pairs that failed at a
 //      window wider than w: yes: l += w;
 //   4. a bytes round over all of those: fewer than B bytes are left to match, as in 1.
-// A round reads only its pairs; it sorts them by their first suffix's position, reads what is
-// there in one scan of the text, sorts them with it by their second suffix's position and
+// A later round reads only its pairs; it sorts them by their first suffix's position, reads what
+// is there in one scan of the text, sorts them with it by their second suffix's position and
 // compares in a second scan. Nothing is sorted back to the pairs (a pair's outcome does not
-// depend on its place), and a pair costs about 2 log2(LCP / B) + 1 rounds. A round takes its
-// pairs in slices of at most n / 8 (two text scans each): its sorts hold at most about 10 bytes
-// per text byte on disk (78 per pair in a bytes round: 25 asking, 53 with the first suffix's
-// bytes), where all pairs at once (up to n / 2) would take up to 40. Windows are compared by two
-// Karp-Rabin fingerprints (fingerprint.hpp, fresh random bases per run) rolled along the scan
-// (text_lookups.hpp): two products per byte it rolls past; a scan jumps over stretches wider than
-// the window to its next look-up. Two different windows of w bytes collide with probability below
-// (w / 2^61)^2.
+// depend on its place), and a pair costs about 2 log2(LCP / B) + 1 rounds after the first. A
+// round takes its pairs (the first round its suffixes) in slices of at most n / 8 per scan of the
+// text: its sorts hold at most about 10 bytes per text byte on disk (78 per pair in a later bytes
+// round: 25 asking, 53 with the first suffix's bytes; 48 per suffix in the first: 10 asking, 38
+// with its bytes), where all pairs at once (up to n / 2) would take up to 40. Windows are compared
+// by two Karp-Rabin fingerprints (fingerprint.hpp, fresh random bases per run) rolled along the
+// scan (text_lookups.hpp): two products per byte it rolls past; a scan jumps over stretches wider
+// than the window to its next look-up, reading none of them from a file (skip_ahead), so that
+// the last rounds, of few pairs, read little of the text. Two different windows of w bytes
+// collide with probability below (w / 2^61)^2.
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -108,6 +120,46 @@ struct half_by_second_pos {
     }
 };
 
+//! An S* suffix's look-up in the first bytes round: past its run, and its index in suffix order.
+template <class Index>
+struct suffix_lookup {
+    Index pos;  //!< its position plus its run
+    Index k;    //!< its index in suffix order
+};
+
+//! The bytes an S* suffix found past its run.
+template <class Index>
+struct suffix_bytes {
+    Index k;           //!< its index in suffix order
+    next_bytes found;  //!< the bytes
+};
+
+//! Suffix bytes by index in suffix order.
+struct by_suffix_index {
+    //! a < b
+    template <class Bytes>
+    bool operator()(const Bytes& a, const Bytes& b) const {
+        return std::uint64_t(a.k) < std::uint64_t(b.k);
+    }
+};
+
+//! A growing pair in the order of its first suffix's position: its index in suffix order and
+//! its shift from the pair before it in that order (0: it heads a chain, its LCP is searched).
+template <class Index>
+struct chain_link {
+    Index idx;    //!< the pair's index in suffix order
+    Index shift;  //!< its follower's shift, or 0
+};
+
+//! Pairs by their first suffix's position.
+struct pair_by_first {
+    //! a < b
+    template <class Pair>
+    bool operator()(const Pair& x, const Pair& y) const {
+        return std::uint64_t(x.a) < std::uint64_t(y.a);
+    }
+};
+
 //! Found LCPs by pair.
 template <class Index>
 struct found_by_idx {
@@ -145,15 +197,17 @@ public:
     //! before it (0 for the first) in its name.
     template <class OpenText, class Seeds>
     void run(OpenText& open_text, const Seeds& sorted, Seeds& out) {
-        pairs_t pairs;
-        pair_up(sorted, pairs);
         vec<found_lcp<Index>> found;
         found_t found_out(found);
-        search(open_text, pairs, found_out);
+        pairs_t growing;
+        first_round(open_text, sorted, growing, found_out);
+        search(open_text, growing, found_out);
         found_out.finish();
-        pairs.clear();
         merge_found(sorted, found, out);
     }
+
+    //! The pairs of the last run() whose LCPs followed from the pair before them (1').
+    std::uint64_t followers() const { return followers_; }
 
     //! The least budget of a round (run.memory_bytes): a window round's, whose two scans read
     //! the text with two readers each, all opened at the start. Opens the text, reads nothing.
@@ -176,42 +230,138 @@ private:
         return undecided;
     }
 
-    //! The pairs of sorted that round 0 leaves undecided into pairs, their l the common run.
-    template <class Seeds>
-    void pair_up(const Seeds& sorted, pairs_t& pairs) {
-        vector_appender<pairs_t> p(pairs);
-        std::uint64_t k = 0, decided = 0;
+    //! Rounds 0 and 1 (file comment): the pairs of sorted that the seeds leave undecided into
+    //! growing if their first bytes round matches all of its bytes, else their LCPs into found.
+    //! The two S* suffixes of an undecided pair have the same run, so each suffix looks up the
+    //! bytes past its own run once for both its pairs, a slice of suffixes per text scan: sorted
+    //! by position, answered in one scan, sorted back into suffix order and zipped with the
+    //! seeds (the last suffix of a slice pairs with the first of the next).
+    template <class OpenText, class Seeds>
+    void first_round(OpenText& open_text, const Seeds& sorted, pairs_t& growing, found_t& found) {
+        const std::uint64_t m = sorted.size();
+        vector_appender<pairs_t> grow(growing);
+        typename Seeds::bufreader_type asking_in(sorted), zipped_in(sorted);
+        std::uint64_t asked = 0, k = 0, decided = 0;
         seed<Index> prev{};
-        for (typename Seeds::bufreader_type r(sorted); !r.empty(); ++r, ++k) {
-            const seed<Index>& s = *r;
-            if (k > 0 && from_seeds(prev, s) == undecided)
-                p << pair_t{prev.pos, s.pos, s.run, Index(k - 1)};
-            else
+        next_bytes prev_bytes{};
+        auto pos_of = [](const suffix_lookup<Index>& q) { return std::uint64_t(q.pos); };
+        auto found_at = [](const suffix_lookup<Index>& q, const next_bytes& b) {
+            return suffix_bytes<Index>{q.k, b};
+        };
+        auto zip = [&](const suffix_bytes<Index>& got) {
+            if (std::uint64_t(got.k) != k || zipped_in.empty())
+                throw std::logic_error("eSAIS S* LCPs: a suffix's bytes are missing");
+            const seed<Index> s = *zipped_in;
+            ++zipped_in;
+            if (k == 0 || from_seeds(prev, s) != undecided) {
                 ++decided;
-            prev = s;
-        }
-        p.finish();
-        ph_.add(decided, decided);
-    }
-
-    //! Rounds 1 to 4 (file comment): every pair's LCP into found. A round reads only the pairs
-    //! that take part: the growing ones, then those failed at a window wider than the round's.
-    template <class OpenText>
-    void search(OpenText& open_text, const pairs_t& start, found_t& found) {
-        auto add = [](pair_t& p, std::uint64_t l) { p.lcp = Index(std::uint64_t(p.lcp) + l); };
-        // 1.
-        pairs_t growing;
-        {
-            vector_appender<pairs_t> grow(growing);
-            round(open_text, {&start}, 0, [&](pair_t p, std::uint64_t got) {
-                add(p, got);
-                if (got < bytes_round)
+            } else {
+                const std::uint64_t same = common_bytes(prev_bytes, got.found);
+                const pair_t p{prev.pos, s.pos, Index(std::uint64_t(s.run) + same), Index(k - 1)};
+                if (same < bytes_round)
                     settled(found, p);
                 else
                     grow << p;
-            });
-            grow.finish();
+            }
+            prev = s;
+            prev_bytes = got.found;
+            ++k;
+        };
+        while (asked < m) {
+            const std::uint64_t end = std::min(m, asked + slice_);
+            auto lookups = from_refill<suffix_lookup<Index>>(
+                [&asking_in, &asked, end](suffix_lookup<Index>* out, std::size_t cap) {
+                    std::size_t i = 0;
+                    for (; i < cap && asked < end; ++i, ++asked, ++asking_in) {
+                        const seed<Index>& s = *asking_in;
+                        out[i] = {Index(std::uint64_t(s.pos) + std::uint64_t(s.run)), Index(asked)};
+                    }
+                    return i;
+                });
+            materialize(sort(bytes_at(sort(std::move(lookups), asking_by_pos{}, opt_), open_text(),
+                                      pos_of, found_at),
+                             by_suffix_index{}, opt_),
+                        sink<suffix_bytes<Index>>(zip), run_);
         }
+        if (k != m) throw std::logic_error("eSAIS S* LCPs: a suffix's bytes are missing");
+        grow.finish();
+        ph_.add(decided, decided);
+    }
+
+    //! The LCPs of the pairs growing after the first bytes round into found: the chains' heads
+    //! by rounds 2 to 4, their followers from them (file comment).
+    template <class OpenText>
+    void search(OpenText& open_text, pairs_t& growing, found_t& found) {
+        vec<chain_link<Index>> chain;
+        pairs_t heads;
+        split_followers(growing, heads, chain);
+        growing.clear();
+        vec<found_lcp<Index>> head_lcps;
+        found_t head_out(head_lcps);
+        search_heads(open_text, heads, head_out);
+        head_out.finish();
+        resolve_followers(chain, head_lcps, found);
+    }
+
+    //! The growing pairs in the order of their first suffix's position into chain, and the heads
+    //! among them into heads, each with its index in chain for its idx. A pair (a, b) follows
+    //! (a0, b0), the pair before it in that order, if b - b0 = a - a0 = d and the LCP of (a0, b0)
+    //! is at least d, which its l (a lower bound) shows: then its LCP is that of (a0, b0) less d.
+    void split_followers(const pairs_t& growing, pairs_t& heads, vec<chain_link<Index>>& chain) {
+        vector_appender<pairs_t> head(heads);
+        vector_appender<vec<chain_link<Index>>> link(chain);
+        std::uint64_t j = 0;
+        pair_t q{};
+        materialize(sort(streamify(growing), pair_by_first{}, opt_),
+                    sink<pair_t>([&](const pair_t& p) {
+                        const std::uint64_t d = std::uint64_t(p.a) - std::uint64_t(q.a);
+                        if (j > 0 && std::uint64_t(p.b) == std::uint64_t(q.b) + d &&
+                            d <= std::uint64_t(q.lcp)) {
+                            link << chain_link<Index>{p.idx, Index(d)};
+                        } else {
+                            link << chain_link<Index>{p.idx, Index(0)};
+                            head << pair_t{p.a, p.b, p.lcp, Index(j)};
+                        }
+                        q = p;
+                        ++j;
+                    }),
+                    run_);
+        head.finish();
+        link.finish();
+    }
+
+    //! The LCPs of chain's pairs into found: a head's from head_lcps (by its index in chain), a
+    //! follower's from the pair before it.
+    void resolve_followers(const vec<chain_link<Index>>& chain, vec<found_lcp<Index>>& head_lcps,
+                           found_t& found) {
+        vec<found_lcp<Index>> sorted_heads;
+        dc3_detail::write_vector(sort(streamify(head_lcps), found_by_idx<Index>{}, opt_),
+                                 sorted_heads, run_);
+        head_lcps.clear();
+        typename vec<found_lcp<Index>>::bufreader_type h(sorted_heads);
+        std::uint64_t j = 0, lcp = 0, followers = 0;
+        for (typename vec<chain_link<Index>>::bufreader_type r(chain); !r.empty(); ++r, ++j) {
+            const chain_link<Index>& c = *r;
+            if (std::uint64_t(c.shift) == 0) {
+                if (h.empty() || std::uint64_t((*h).idx) != j)
+                    throw std::logic_error("eSAIS S* LCPs: a chain's head is missing");
+                lcp = (*h).lcp;
+                ++h;
+            } else {
+                lcp -= std::uint64_t(c.shift);
+                ++followers;
+            }
+            found << found_lcp<Index>{c.idx, Index(lcp)};
+        }
+        ph_.add(followers, followers);
+        followers_ = followers;
+    }
+
+    //! Rounds 2 to 4 (file comment): the heads' LCPs into found. A round reads only the pairs
+    //! that take part: the growing ones, then those failed at a window wider than the round's.
+    template <class OpenText>
+    void search_heads(OpenText& open_text, pairs_t& growing, found_t& found) {
+        auto add = [](pair_t& p, std::uint64_t l) { p.lcp = Index(std::uint64_t(p.lcp) + l); };
         // 2. failed[k]: the pairs that failed at 2^k
         std::vector<std::unique_ptr<pairs_t>> failed;
         for (unsigned k = first_window; growing.size() > 0; ++k) {
@@ -369,6 +519,7 @@ private:
     sort_options opt_;
     progress::phase& ph_;
     std::array<std::uint64_t, 2> base_{};
+    std::uint64_t followers_ = 0;
 };
 
 }  // namespace emflow::pipelines::sa::esais_detail

@@ -61,17 +61,16 @@ inline std::uint64_t common_bytes(const next_bytes& a, const next_bytes& b) {
     return std::min<std::uint64_t>({same, a.have, b.have});
 }
 
-//! Advances the text src from position x to p (x <= p), passing whole batches over without
-//! looking at their bytes (the source still reads them); false if the text ends first.
+//! Advances the text src from position x to p (if x < p) without looking at the bytes between:
+//! a source that can jump (a file's, skip_ahead) reads none of them, which makes a round of a
+//! few look-ups far apart cost about their windows rather than the text; false if the text ends
+//! first.
 template <class Src>
 bool skip_to(Src& src, std::uint64_t& x, std::uint64_t p) {
-    while (x < p) {
-        const std::size_t len = std::min<std::uint64_t>(src.batch_length(), p - x);
-        if (len == 0) return false;
-        src += len;
-        x += len;
-    }
-    return true;
+    if (x >= p) return true;
+    const std::uint64_t passed = skip_ahead(src, p - x);
+    x += passed;
+    return x == p;
 }
 
 //! The look-up at p lies past the end of the text.
