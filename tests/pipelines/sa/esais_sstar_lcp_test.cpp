@@ -114,10 +114,10 @@ TEST_CASE("S* LCPs: repeats found by followers, every LCP right", "[sa][esais][l
                 materialize(streamify(t), f);
                 f.commit();
             }
-            const std::uint64_t from_vector =
-                check_search(t, [&t] { return streamify(t); }, slice);
-            const std::uint64_t from_file =
-                check_search(t, [&path] { return file_source<std::uint8_t>(path); }, slice);
+            const std::uint64_t from_vector = check_search(
+                t, [&t] { return streamify(t); }, slice);
+            const std::uint64_t from_file = check_search(
+                t, [&path] { return file_source<std::uint8_t>(path); }, slice);
             CHECK(from_vector == from_file);
             // Rare mutations: the S* suffixes of the copies after the first pair with those of
             // another copy over long stretches, most of them followers. Frequent ones end most
@@ -131,15 +131,16 @@ TEST_CASE("S* LCPs: texts without repeats, and deep ones", "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     const auto seed = emflow_test::test_seed();
     INFO("seed " << seed);
-    for (const auto& t : {emflow_test::random_text(30000, 4, seed),
-                          emflow_test::random_text(30000, 256, seed + 1),
-                          emflow_test::long_runs_text(30000, 300, seed + 2),
-                          emflow_test::fibonacci_text(20000),
-                          emflow_test::period_doubling_text(20000)}) {
+    for (const auto& t :
+         {emflow_test::random_text(30000, 4, seed), emflow_test::random_text(30000, 256, seed + 1),
+          emflow_test::long_runs_text(30000, 300, seed + 2), emflow_test::fibonacci_text(20000),
+          emflow_test::period_doubling_text(20000)}) {
         for (std::uint64_t slice : {std::uint64_t(0), std::uint64_t(1000)})
-            check_search(t, [&t] { return streamify(t); }, slice);
+            check_search(
+                t, [&t] { return streamify(t); }, slice);
     }
     // a random text's long LCPs are rare: few pairs follow
     const auto r = emflow_test::random_text(30000, 256, seed + 3);
-    CHECK(check_search(r, [&r] { return streamify(r); }, 0) < 10);
+    CHECK(check_search(
+              r, [&r] { return streamify(r); }, 0) < 10);
 }
