@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # bench/plot-pq.gp: the PPQ paper's Figure 4 from bench/run-pq's data files. Called by run-pq:
 #   gnuplot -e "datadir='...'; out='x.png'; term='png'; iolimit=131.0; machine='...'; memory='1GiB'"
 # datadir holds <experiment>-<impl>.dat files with "x  M_items_per_s" lines (x: GiB of items, or

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # FindSTXXL.cmake: locate Debian's STXXL 1.4.1 (headers in /usr/include/stxxl, libstxxl.so),
 # which ships no CMake or pkg-config file.
 #

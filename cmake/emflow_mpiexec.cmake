@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # How the project's own MPI programs (tests, benchmarks) are started on one machine, after
 # find_package(MPI): sets
 #   EMFLOW_MPIEXEC         the mpiexec of the MPI library emflow is built against

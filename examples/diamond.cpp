@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Diamond flow graph of Figure 6 over a large input: runs the traditional and the parallel
 // variant on the same external vector of random pairs and verifies identical output (size,
 // order-dependent hash of the output) and checksums. The memory is one budget for the whole
@@ -54,7 +55,7 @@ int main(int argc, char** argv) {
         std::mt19937_64 rng(42);
         materialize(generate(n, [&rng] { return diamond_pair{rng(), rng()}; }), in);
     }
-    diamond_config cfg;
+    diamond_options cfg;
     cfg.memory_bytes = memory_mib << 20;
     cfg.report = report ? &*report : nullptr;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The distribute/collect flow graph of Figure 7: generating random input in parallel.
 // Part 1 (the dashed rectangle in the paper): k generator nodes, each behind an async pull node,
 // collected buffer-wise round-robin into an external vector. Part 2: a source pumped through
@@ -7,6 +8,7 @@
 //
 //   distribute_collect [million elements = 64] [workers = 2]
 #include <emflow/flow.hpp>
+#include <emflow/timing.hpp>
 
 #include <stxxl/vector>
 
@@ -31,9 +33,7 @@ auto generator(u64 seed) {
     return [x = seed]() mutable { return x = random_step(x); };
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using emflow::seconds_since;
 
 }  // namespace
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The small helpers the examples share: an order of 64-bit keys for STXXL's own sorter (which
 // needs sentinels; emflow's sorts take any order), a mixing hash for order-independent
 // checksums, and elapsed seconds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // lcp_array: the suffix and LCP arrays of a text by eSAIS into stxxl::vectors (32-bit indices:
 // texts below 4 GiB), both checked by the external checkers, with progress on stderr. The LCP
 // checker reads the arrays from an entry on (open_from below): it checks its pairs in slices.
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
 
     std::optional<emflow::progress> report;
     if (!quiet) report.emplace(emflow::stderr_renderer());
-    sa_config cfg;
+    sa_options cfg;
     cfg.memory_bytes = memory;
     cfg.report = report ? &*report : nullptr;
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ppq_tour: every interface of emflow's bulk-parallel external-memory priority queue, on more
 // items than its memory budget holds: single push/pop, a parallel bulk push (OpenMP threads),
 // a run pushed in order (push_sorted), bulk_pop, bulk_pop_limit, the limit loop (paper, Listing 2),
@@ -24,7 +25,7 @@ std::uint64_t key_of(std::uint64_t i) { return (i * 0x9E3779B97F4A7C15ull) >> 20
 
 int main(int argc, char** argv) {
     const std::uint64_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20'000'000;
-    emflow::ppq_config cfg;
+    emflow::ppq_options cfg;
     cfg.memory_bytes = (argc > 2 ? std::strtoull(argv[2], nullptr, 10) : 64) << 20;
 
     // std::greater: top() is the smallest item, as in a min-queue.

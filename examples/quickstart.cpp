@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // quickstart: generated items through STXXL's external vector and sorter under a small memory
 // limit, on disks emflow configures itself. Prints throughput and a checksum verdict.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // suffix_array: emflow's suffix-array constructions as a library: a text in an stxxl::vector,
 // its suffix array by DC3 into another stxxl::vector (32-bit indices: texts below 4 GiB),
 // checked by the external checker, with progress on stderr. The emflow-sa tool does the same for
@@ -32,7 +33,7 @@ int main(int argc, char** argv) {
 
     std::optional<emflow::progress> report;
     if (!quiet) report.emplace(emflow::stderr_renderer());
-    sa_config cfg;
+    sa_options cfg;
     cfg.memory_bytes = memory;
     cfg.report = report ? &*report : nullptr;
 

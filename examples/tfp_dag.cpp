@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // tfp_dag: external-memory time-forward processing of a large random DAG on the PPQ.
 //
 // Generates a DAG into external vectors, evaluates its max-plus longest-path labels by
@@ -15,8 +16,8 @@
 // The adaptive window's target bulk defaults to the library's, derived from the queue's memory
 // budget (emflow::pipelines::tfp::default_target_bulk); --target overrides it.
 #include <emflow/external_memory.hpp>
-#include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/pipelines/tfp/limit_rules.hpp>
 #include <emflow/progress.hpp>
 
 #include <chrono>
@@ -28,8 +29,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "tfp/random_dag.hpp"
-#include "tfp/reference_evaluation.hpp"
+#include <emflow/pipelines/tfp/in_memory_evaluation.hpp>
+#include <emflow/pipelines/tfp/random_dag.hpp>
+#include <emflow/timing.hpp>
 
 namespace tfp = emflow::pipelines::tfp;
 
@@ -95,12 +97,10 @@ options parse(int argc, char** argv) {
     return o;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using emflow::seconds_since;
 
-tfp::evaluation_config evaluation_config(const options& o) {
-    tfp::evaluation_config cfg;
+tfp::evaluation_options evaluation_options(const options& o) {
+    tfp::evaluation_options cfg;
     cfg.memory_bytes = o.memory_mib << 20;
     cfg.work = o.work;
     return cfg;
@@ -124,20 +124,21 @@ int main(int argc, char** argv) try {
     tfp::value_vector values;
     const auto io0 = emflow::current_io_volume();
     t0 = std::chrono::steady_clock::now();
-    emflow::time_forward_stats stats;
+    emflow::pipelines::tfp::time_forward_stats stats;
     std::optional<emflow::progress> report;
     if (!o.quiet) report.emplace(emflow::stderr_renderer());
-    tfp::evaluation_config cfg = evaluation_config(o);
+    tfp::evaluation_options cfg = evaluation_options(o);
     cfg.report = report ? &*report : nullptr;
     if (o.window == "adaptive") {
         const std::size_t target = o.target ? o.target : tfp::default_target_bulk(cfg);
-        emflow::adaptive_window window(target, 0, 0, 18);  // windows are capped at 2^18
+        emflow::pipelines::tfp::adaptive_window window(target, 0, 0,
+                                                       18);  // windows are capped at 2^18
         stats = tfp::evaluate_dag(inputs, edges, values, window, cfg);
         std::cout << "adaptive window: target bulk " << target
                   << (o.target ? "" : " (derived from the queue's budget)") << ", final width "
                   << window.width() << "\n";
     } else {
-        emflow::fixed_window window(std::stoull(o.window));
+        emflow::pipelines::tfp::fixed_window window(std::stoull(o.window));
         stats = tfp::evaluate_dag(inputs, edges, values, window, cfg);
         std::cout << "fixed window of " << window.width() << " ids\n";
     }
@@ -160,7 +161,7 @@ int main(int argc, char** argv) try {
     std::cout << "\n";
 
     if (o.verify) {
-        const auto expected = tfp::reference_evaluation(inputs, edges, o.work);
+        const auto expected = tfp::in_memory_evaluation(inputs, edges, o.work);
         std::uint64_t i = 0, wrong = 0;
         for (auto it = values.cbegin(); it != values.cend(); ++it, ++i) wrong += *it != expected[i];
         std::cout << "verified against the in-memory evaluation: "

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Async overlap: two equally CPU-heavy segments (a generator with mixing, a mixing transform)
 // joined directly or through an async pull node; same output checked. Prints CSV rows:
 // bench,variant,items,buffer,seconds,speedup

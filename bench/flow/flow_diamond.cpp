@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Diamond graph (Figure 6), traditional vs parallel pipelining, on the same input, with one
 // thread per run sort (std::sort, as the paper's 2.40x row) or tbb::parallel_sort. Prints CSV
 // rows: bench,variant,run_sort,input_mib,memory_mib,seconds,gib_io,speedup
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
         double secs[2];
         checksum outs[2];
         for (int v = 0; v < 2; ++v) {
-            diamond_config cfg;
+            diamond_options cfg;
             cfg.memory_bytes = memory_mib << 20;
             cfg.parallel_sort = par_sort;
             diamond_output out;

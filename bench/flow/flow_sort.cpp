@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Sorting nodes against STXXL's own stxxl::sorter on the same external input: random 64-bit
 // keys in an stxxl::vector, sorted within a memory budget and streamed into a checking sink
 // (order, count and checksum verified). emflow's sort node is measured with async run formation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Streaming overhead: four scanning nodes (transform, transform, filter, transform) over 2^k 64-bit
 // items in RAM, consumed batch-wise and element-wise, against the same work as one hand-written
 // loop. Variants alternate, each repeated; prints CSV rows:

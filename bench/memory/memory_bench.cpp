@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // memory_bench: one run of a graph under one memory budget, as a CSV line: wall time, the
 // process's peak RSS during the run (VmHWM, reset after the input was generated), the most bytes
 // the nodes held at once, and STXXL's I/O volume. The same budget split by hand (each sorter,
@@ -19,7 +20,7 @@
 #include <random>
 #include <string>
 
-#include "tfp/random_dag.hpp"
+#include <emflow/pipelines/tfp/random_dag.hpp>
 
 using namespace emflow;
 namespace tfp = emflow::pipelines::tfp;
@@ -49,7 +50,7 @@ std::size_t run(const setup& s, Timed&& timed) {
         materialize(generate(n, [&] { return diamond_pair{1 + (rng() >> 2), rng() >> 2}; }), in);
         diamond_output out;
         memory_report mem;
-        diamond_config cfg;
+        diamond_options cfg;
         cfg.memory_bytes = s.budget;
         cfg.sorter_bytes = s.automatic ? 0 : s.hand;
         cfg.report = s.report;
@@ -86,7 +87,7 @@ std::size_t run(const setup& s, Timed&& timed) {
         tfp::node_vector inputs;
         tfp::edge_vector edges;
         tfp::generate_dag(spec, 1, inputs, edges);
-        tfp::evaluation_config cfg;
+        tfp::evaluation_options cfg;
         if (s.automatic) {
             cfg.memory_bytes = s.budget;
         } else {
@@ -104,7 +105,7 @@ std::size_t run(const setup& s, Timed&& timed) {
                 std::min<u64>((s.budget - fixed) / tfp::window_bytes_per_node, cfg.max_window);
         }
         cfg.report = s.report;
-        adaptive_window window(tfp::default_target_bulk(cfg));
+        tfp::adaptive_window window(tfp::default_target_bulk(cfg));
         tfp::value_vector values;
         timed([&] { tfp::evaluate_dag(inputs, edges, values, window, cfg); });
         if (values.size() != spec.nodes) throw std::runtime_error("tfp: wrong output size");

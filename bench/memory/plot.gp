@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # bench/memory/plot.gp: peak RSS against the budget (the promise: budget + 64 MiB) and the time
 # of the automatic assignment relative to the fastest hand split (memory-summary.csv), per graph.
 #   gnuplot -e "csv='bench/results/memory.csv'; outdir='bench/results'" bench/memory/plot.gp

@@ -1,15 +1,16 @@
+// SPDX-License-Identifier: BSL-1.0
 // The PPQ's multiway merge against libstdc++'s, on k sorted runs of random 64-bit keys:
 // libstdc++'s sequential merge (unrolled up to 4 runs, its loser tree beyond), emflow's
 // sequential merge (ppq/sequential_merge.hpp: the same up to 4 runs, cascades of them beyond),
 // libstdc++'s parallel mode __gnu_parallel::multiway_merge (OpenMP), and the PPQ's parallel
 // merge (ppq/parallel_algorithms.hpp: multisequence selection cuts the output into one part per
-// thread, each part merged by emflow's sequential merge, threads from ppq_detail::workers).
+// thread, each part merged by emflow's sequential merge, threads from algorithm::workers).
 // Also merges of a prefix (the rank limits of bulk_pop). Output is verified against libstdc++'s
 // sequential merge. Prints CSV:
 // bench,k,items,prefix,variant,seconds,speedup   (speedup = libstdc++ sequential time / time)
 //
 //   multiway_merge_bench [log2 items = 26] [repetitions = 5]
-#include <emflow/ppq/parallel_algorithms.hpp>
+#include <emflow/algorithm/parallel_algorithms.hpp>
 
 #include <parallel/multiway_merge.h>
 
@@ -68,7 +69,7 @@ int main(int argc, char** argv) {
     const unsigned threads = std::max(1, omp_get_num_procs());
     std::mt19937_64 rng(5);
     std::less<u64> less;
-    emflow::ppq_detail::workers workers(threads);
+    emflow::algorithm::workers workers(threads);
     std::printf("bench,k,items,prefix,variant,seconds,speedup\n");
     for (std::size_t k : {2, 3, 4, 5, 8, 16, 64, 256}) {
         runs in = make_runs(n, k, rng);
@@ -92,7 +93,7 @@ int main(int argc, char** argv) {
                 return t;
             };
             double t_seq = timed([&](std::vector<seq>& s) {
-                emflow::ppq_detail::merge_detail::merge_sequential(s, out.data(), prefix, less);
+                emflow::algorithm::detail::merge_sequential(s, out.data(), prefix, less);
             });
             double t_gnu = timed([&](std::vector<seq>& s) {
                 __gnu_parallel::multiway_merge(s.begin(), s.end(), out.data(),
@@ -100,7 +101,7 @@ int main(int argc, char** argv) {
                                                __gnu_parallel::parallel_tag(threads));
             });
             double t_ppq = timed([&](std::vector<seq>& s) {
-                emflow::ppq_detail::multiway_merge(s, out.data(), prefix, less, workers);
+                emflow::algorithm::multiway_merge(s, out.data(), prefix, less, workers);
             });
             for (auto [name, t] : {std::pair<const char*, double>{"libstdc++_sequential", t_lib},
                                    {"sequential", t_seq},

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // mpi_bench: the distributed sort and the distributed DAG evaluation (time-forward processing) of
 // emflow::mpi at a fixed amount of work per rank (weak scaling), with their single-process
 // counterparts (the sort node, pipelines/tfp's evaluate_dag) on the same per-rank work when run
@@ -13,6 +14,7 @@
 //   mpiexec -n 4 mpi_bench sort|tfp [--items N] [--memory-mib M] [--window W] [--rounds R]
 //   [--header]
 #include <emflow/flow.hpp>
+#include <emflow/hash.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
 #include <emflow/mpi/environment.hpp>
 #include <emflow/mpi/external_memory.hpp>
@@ -20,7 +22,7 @@
 #include <emflow/mpi/stats.hpp>
 #include <emflow/mpi/tfp_evaluation.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
-#include "tfp/random_dag.hpp"
+#include <emflow/pipelines/tfp/random_dag.hpp>
 
 #include <stxxl/vector>
 
@@ -57,12 +59,7 @@ struct row {
 
 using ascending = std::less<u64>;
 
-u64 splitmix(u64 x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
+using emflow::splitmix64;
 
 //! Times f() on every rank from a common start; f returns this rank's item count.
 template <class F>
@@ -108,8 +105,8 @@ void best_of(const mpi::communicator& world, const std::string& name, int rounds
 
 //! This rank's n items (the same sequence on every call).
 auto rank_items(const mpi::communicator& world, u64 n) {
-    return emflow::generate(n, [i = u64(0), salt = splitmix(u64(world.rank()) + 1)]() mutable {
-        return splitmix(salt ^ i++) >> 1;
+    return emflow::generate(n, [i = u64(0), salt = splitmix64(u64(world.rank()) + 1)]() mutable {
+        return splitmix64(salt ^ i++) >> 1;
     });
 }
 
@@ -117,9 +114,9 @@ auto rank_items(const mpi::communicator& world, u64 n) {
 template <class Vector>
 void check_sorted(const mpi::communicator& world, u64 n, const Vector& out) {
     u64 in_sum = 0, out_sum = 0;
-    emflow::materialize(rank_items(world, n) | emflow::tap([&](u64 x) { in_sum += splitmix(x); }),
+    emflow::materialize(rank_items(world, n) | emflow::tap([&](u64 x) { in_sum += splitmix64(x); }),
                         emflow::count_sink<u64>());
-    for (auto it = out.cbegin(); it != out.cend(); ++it) out_sum += splitmix(*it);
+    for (auto it = out.cbegin(); it != out.cend(); ++it) out_sum += splitmix64(*it);
     if (!mpi::sorted_across_ranks(world, out, ascending{}) ||
         world.allreduce_sum(in_sum) != world.allreduce_sum(out_sum))
         throw std::runtime_error("mpi_bench sort: the output is not the sorted input");
@@ -155,9 +152,9 @@ void bench_sort(const mpi::communicator& world, const options& o) {
 //! The single-process evaluation of the whole DAG (pipelines/tfp, adaptive window).
 void evaluate_locally(const tfp::node_vector& inputs, const tfp::edge_vector& edges,
                       tfp::value_vector& values, std::size_t queue_bytes) {
-    tfp::evaluation_config local;
+    tfp::evaluation_options local;
     local.queue.memory_bytes = queue_bytes;
-    emflow::adaptive_window window(tfp::default_target_bulk(local));
+    emflow::pipelines::tfp::adaptive_window window(tfp::default_target_bulk(local));
     tfp::evaluate_dag(inputs, edges, values, window, local);
 }
 
@@ -173,7 +170,7 @@ void bench_tfp(const mpi::communicator& world, const options& o) {
     spec.nodes = (o.items ? o.items : u64(1) << 19) * u64(world.size());
     spec.degree = 3;
     spec.span = 1 << 16;  // edges reach across many owner blocks, so most messages change rank
-    mpi::dag_evaluation_config cfg;
+    mpi::dag_evaluation_options cfg;
     cfg.queue.memory_bytes = o.memory_mib << 20;
     cfg.window = o.window;
     tfp::node_vector inputs, my_inputs, values, reference;

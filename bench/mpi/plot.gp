@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # bench/mpi/plot.gp: the MPI benchmark's means per run (bench/run-mpi writes mpi-summary.dat:
 # bench ranks Mitems/s/rank bytes/item send_wait receive_wait collective_wait, waits as shares
 # of the run's time). Three panels against the number of ranks: per-rank throughput (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/experiments.hpp: the paper's four experiments (section 4), written once
 // against a queue driver and run by every implementation.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/implementations.hpp: one entry point per implementation under test.
 #pragma once
 

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/items.hpp: the benchmark's item types, key sequences and the comparators
 // each competitor needs (all of them order items by key, smallest key first).
 #pragma once
 
 #include <cstdint>
+#include <emflow/hash.hpp>
 #include <limits>
 #include <ostream>
 
@@ -23,13 +25,8 @@ struct item_24 {
 inline std::ostream& operator<<(std::ostream& out, const item_8& it) { return out << it.key; }
 inline std::ostream& operator<<(std::ostream& out, const item_24& it) { return out << it.key; }
 
-//! SplitMix64 finalizer: a cheap, well-mixing bijection on 64-bit words.
-inline std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
+//! A cheap, well-mixing bijection on 64-bit words (splitmix64's output for state x).
+inline std::uint64_t mix64(std::uint64_t x) { return emflow::splitmix64(x); }
 
 //! Builds an item of type T with the given key (and its key-derived payload).
 template <class T>

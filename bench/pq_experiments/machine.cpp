@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/machine.cpp: CPU model, cores, peak RSS, timestamp.
 #include "machine.hpp"
 

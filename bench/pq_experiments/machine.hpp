@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/machine.hpp: facts about the machine and the process for the CSV.
 #pragma once
 

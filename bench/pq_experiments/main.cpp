@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // pq_experiments: runs one of the PPQ paper's priority-queue experiments (section 4) on one
 // implementation, verifies every popped item, and prints one CSV row. See bench/README.md.
 #include "experiments.hpp"
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
     std::cout.rdbuf(std::cerr.rdbuf());
     try {
         const pq_bench::options o = pq_bench::parse_options(args);
-        emflow::external_memory_config cfg;
+        emflow::external_memory_options cfg;
         cfg.tmp_base = o.tmp_dir;
         cfg.method = emflow::parse_io_method(o.io_method);
         emflow::configure_external_memory(cfg);  // disk files are unlinked at once: no leftovers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/options.cpp: command-line parsing for pq_experiments.
 #include "options.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/options.hpp: the command line of pq_experiments.
 #pragma once
 

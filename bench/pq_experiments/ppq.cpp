@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/ppq.cpp: drives emflow's bulk-parallel priority queue through the
 // experiments the way the paper does: every push phase and rewrite bulk is one bulk_push phase
 // fed from all threads, every pop phase and rewrite bulk uses bulk_pop.
@@ -66,8 +67,8 @@ public:
     std::uint64_t size() const { return queue_.size(); }
 
 private:
-    static emflow::ppq_config config_of(const options& o) {
-        emflow::ppq_config cfg;
+    static emflow::ppq_options config_of(const options& o) {
+        emflow::ppq_options cfg;
         cfg.memory_bytes = o.memory_bytes;
         cfg.num_threads = o.threads;
         return cfg;

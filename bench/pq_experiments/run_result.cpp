@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/run_result.cpp: the CSV format of pq_experiments.
 #include "run_result.hpp"
 

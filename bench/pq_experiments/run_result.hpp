@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/run_result.hpp: what one run measured, and its CSV row.
 #pragma once
 

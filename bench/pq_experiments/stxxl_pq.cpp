@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/stxxl_pq.cpp: picks the instantiated stxxl::priority_queue budget
 // nearest to --memory and runs the experiment on it.
 #include "implementations.hpp"

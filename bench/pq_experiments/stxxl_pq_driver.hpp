@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/stxxl_pq_driver.hpp: drives stxxl::priority_queue through the
 // experiments. Its memory budget is a compile-time parameter (PRIORITY_QUEUE_GENERATOR), so
 // each budget is instantiated in its own translation unit (stxxl_pq_instance.cpp.in) and

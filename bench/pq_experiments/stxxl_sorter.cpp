@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/stxxl_sorter.cpp: drives stxxl::sorter through push-*-pop: push all
 // items, sort, read them back in order. Its budget is --memory exactly.
 #include "experiments.hpp"

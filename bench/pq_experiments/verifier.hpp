@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/pq_experiments/verifier.hpp: checks every popped sequence on the fly (order, count,
 // checksum, payload) against what was pushed; a mismatch throws verification_error.
 #pragma once

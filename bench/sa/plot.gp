@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # bench/sa/plot.gp: one bar per run of bench/run-sa's CSV (text, size, budget, algorithm): its
 # seconds (log scale), and its time over its floor's on the same text (libdivsufsort for the
 # suffix array; libdivsufsort + Kasai for the runs with the LCP array); and, from the phases CSV,

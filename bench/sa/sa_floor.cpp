@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/sa/sa_floor: the in-memory floor and the test texts of bench/run-sa.
 //   sa_floor divsufsort TEXT OUT WIDTH   suffix array by libdivsufsort in RAM, written like
 //                                        emflow-sa writes it; prints "seconds" (sorting only)
@@ -12,6 +13,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <emflow/timing.hpp>
 #include <fstream>
 #include <iostream>
 #include <random>
@@ -51,9 +53,7 @@ bool write_entries(const char* path, std::size_t n, unsigned width, At at) {
     return bool(out);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using emflow::seconds_since;
 
 //! The LCP array of t with suffix array sa, by text position (PLCP, Kasai et al.'s order: each
 //! next position's LCP is at least the last one minus 1), then read in suffix order by the

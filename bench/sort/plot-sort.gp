@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Plots bench/results/sort.csv into sort.png (see run-sort): million items sorted per second
 # by each sort on each input pattern (log scale), one panel per input size.
 if (!exists("dir")) dir = "bench/results"

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: BSL-1.0
 // bench/sort/sort_bench.cpp: the PPQ's run sort (emflow's block quicksort, sequential and
 // parallel) against std::sort and tbb::parallel_sort, side by side on the same inputs.
 //
 //   sort_bench [--items N[,N...]] [--threads P] [--repeat R] [--item-bytes 8|24]
 //
 // Items are sorted in the PPQ's pop order of a min-queue (key descending in the array, as
-// ppq_detail::pop_order<std::greater<>> sorts them). Inputs: random keys, ascending, descending,
+// algorithm::pop_order<std::greater<>> sorts them). Inputs: random keys, ascending, descending,
 // few distinct (16 keys). Prints CSV: impl, pattern, items, item_bytes, threads, seconds (the
 // median of R runs), items_per_s; every result is checked against std::sort's.
-#include <emflow/ppq/block_quicksort.hpp>
-#include <emflow/ppq/parallel_algorithms.hpp>
+#include <emflow/algorithm/block_quicksort.hpp>
+#include <emflow/algorithm/parallel_algorithms.hpp>
 
 #include <tbb/parallel_sort.h>
 #include <tbb/task_arena.h>
@@ -41,7 +42,7 @@ struct min_queue_greater {
         return a.key > b.key;
     }
 };
-using order = emflow::ppq_detail::pop_order<min_queue_greater>;
+using order = emflow::algorithm::pop_order<min_queue_greater>;
 
 const char* const patterns[] = {"random", "ascending", "descending", "few-distinct"};
 
@@ -72,12 +73,12 @@ void run(std::size_t n, unsigned threads, int repeat) {
     tbb::task_arena arena{int(threads)};
     const std::vector<std::pair<const char*, std::function<void(T*, T*)>>> impls = {
         {"std_sort", [](T* f, T* l) { std::sort(f, l, order{}); }},
-        {"block_quicksort", [](T* f, T* l) { emflow::ppq_detail::block_quicksort(f, l, order{}); }},
+        {"block_quicksort", [](T* f, T* l) { emflow::algorithm::block_quicksort(f, l, order{}); }},
         {"tbb_parallel_sort",
          [&](T* f, T* l) { arena.execute([&] { tbb::parallel_sort(f, l, order{}); }); }},
         {"parallel_block_quicksort", [&](T* f, T* l) {
              arena.execute(
-                 [&] { emflow::ppq_detail::parallel_block_quicksort(f, l, order{}, threads); });
+                 [&] { emflow::algorithm::parallel_block_quicksort(f, l, order{}, threads); });
          }}};
     for (const char* pattern : patterns) {
         const std::vector<T> input = make_input<T>(pattern, n);

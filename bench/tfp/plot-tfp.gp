@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Plots bench/results/tfp_overlap.csv and tfp_dag_limits.csv into tfp.png (see run-tfp).
 if (!exists("dir")) dir = "bench/results"
 set terminal pngcairo size 1200,480 font ",10"

@@ -1,19 +1,20 @@
+// SPDX-License-Identifier: BSL-1.0
 // tfp_dag_limits: the time-forward DAG evaluation (emflow/pipelines/tfp) with the adaptive
 // limit window versus fixed windows of many widths (the naive 512 up to the cap), on one graph
 // in one run. Prints CSV rows
 //   rule,width,seconds,bulks,mean_bulk,max_bulk,pop_seconds,process_seconds,push_end_seconds
 // (the fastest of --rounds rounds over all rules; width: the fixed width, or the adaptive
-// window's final width; windows are capped at evaluation_config::max_window = 2^18 nodes; the
+// window's final width; windows are capped at evaluation_options::max_window = 2^18 nodes; the
 // last three columns split that run's time into bulk_pop_limit, processing with its bulk pushes,
 // and bulk_push_end), checks that every run computed the same values, and writes the ratios of
 // the adaptive time to the best and to the naive fixed width to stderr. The adaptive window's
 // target bulk is not tuned for the graph: the library default derived from the queue's memory
-// budget (emflow::pipelines::tfp::default_target_bulk, emflow/limit_rules.hpp).
+// budget (emflow::pipelines::tfp::default_target_bulk, emflow/pipelines/tfp/limit_rules.hpp).
 //
 //   tfp_dag_limits [--nodes N] [--memory-mib M] [--target T] [--widths W1,W2,...] [--rounds R]
 #include <emflow/external_memory.hpp>
-#include <emflow/limit_rules.hpp>
 #include <emflow/pipelines/tfp/dag_evaluation.hpp>
+#include <emflow/pipelines/tfp/limit_rules.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -25,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "tfp/random_dag.hpp"
+#include <emflow/pipelines/tfp/random_dag.hpp>
 
 namespace tfp = emflow::pipelines::tfp;
 
@@ -65,7 +66,7 @@ int main(int argc, char** argv) try {
         } else
             throw std::invalid_argument("unknown option " + a);
     }
-    tfp::evaluation_config cfg;
+    tfp::evaluation_options cfg;
     cfg.queue.memory_bytes = memory_mib << 20;
     if (target == 0) target = tfp::default_target_bulk(cfg);
     emflow::ensure_external_memory();
@@ -94,18 +95,18 @@ int main(int argc, char** argv) try {
     // rules alike; the fastest run of each counts.
     const std::size_t rules = widths.size() + 1;
     std::vector<double> best(rules, 1e300);
-    std::vector<emflow::time_forward_stats> best_stats(rules);
+    std::vector<emflow::pipelines::tfp::time_forward_stats> best_stats(rules);
     std::vector<std::uint64_t> final_width(rules);
     for (int round = 0; round < rounds; ++round) {
         for (std::size_t r = 0; r < rules; ++r) {
-            std::pair<double, emflow::time_forward_stats> res;
+            std::pair<double, emflow::pipelines::tfp::time_forward_stats> res;
             if (r == 0) {
                 // Bounded like evaluate_dag's windows (max_window = 2^18).
-                emflow::adaptive_window adaptive(target, 0, 0, 18);
+                emflow::pipelines::tfp::adaptive_window adaptive(target, 0, 0, 18);
                 res = time_one(adaptive);
                 final_width[r] = adaptive.width();
             } else {
-                emflow::fixed_window fixed(widths[r - 1]);
+                emflow::pipelines::tfp::fixed_window fixed(widths[r - 1]);
                 res = time_one(fixed);
                 final_width[r] = fixed.width();
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // tfp_overlap: a CPU-heavy producer pipeline feeding the PPQ through bulk_push_from, which
 // overlaps producing items with sorting them into the queue (its background tasks on the
 // other core). Measures, on fresh queues: production alone, insertion alone (items already in
@@ -15,8 +16,10 @@
 //   tfp_overlap [--items N] [--memory-mib M1,M2,...] [--work W1,W2,...] [--reps R]
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
+#include <emflow/hash.hpp>
 #include <emflow/nodes/pq_push.hpp>
 #include <emflow/ppq.hpp>
+#include <emflow/timing.hpp>
 
 #include <sys/resource.h>
 
@@ -37,10 +40,7 @@ using min_queue = emflow::parallel_priority_queue<std::uint64_t, std::greater<st
 //! `work` rounds of splitmix64: the CPU-heavy part of producing an item.
 std::uint64_t heavy(std::uint64_t x, unsigned work) {
     for (unsigned i = 0; i < work; ++i) {
-        x += 0x9E3779B97F4A7C15ull;
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        x ^= x >> 31;
+        x = emflow::splitmix64(x);
     }
     return x;
 }
@@ -58,12 +58,10 @@ double cpu_seconds() {
            1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using emflow::seconds_since;
 
-emflow::ppq_config queue_config(unsigned memory_mib) {
-    emflow::ppq_config cfg;
+emflow::ppq_options queue_config(unsigned memory_mib) {
+    emflow::ppq_options cfg;
     cfg.memory_bytes = std::size_t(memory_mib) << 20;
     cfg.num_threads = unsigned(emflow::flow_arena().max_concurrency());
     return cfg;

@@ -1,16 +1,18 @@
+// SPDX-License-Identifier: BSL-1.0
 // distributed_sort: every rank generates its share of a data set into an external vector, the
 // ranks sort the union together (emflow::mpi::distributed_sort), and check the result where it
 // lies (sorted_across_ranks, and a checksum of the multiset). Rank 0 prints the totals; every
 // rank prints its slice, throughput and traffic.
 //
 //   mpirun -np 4 distributed_sort [items_per_rank=20000000] [memory_mib=64]
-#include "../example_support.hpp"
+#include <emflow/hash.hpp>
 
 #include <emflow/flow.hpp>
 #include <emflow/mpi/distributed_sort.hpp>
 #include <emflow/mpi/environment.hpp>
 #include <emflow/mpi/external_memory.hpp>
 #include <emflow/mpi/sorted_check.hpp>
+#include <emflow/timing.hpp>
 
 #include <stxxl/vector>
 
@@ -23,8 +25,8 @@
 #include <sstream>
 #include <stdexcept>
 
-using emflow_example::mix;
-using emflow_example::seconds_since;
+using emflow::mix64;
+using emflow::seconds_since;
 
 int main(int argc, char** argv) {
     return emflow::mpi::run_main(argc, argv, [&](const emflow::mpi::communicator& world) {
@@ -47,8 +49,8 @@ int main(int argc, char** argv) {
 
         // Sorted across the ranks, and the union keeps its multiset (order-independent checksum).
         std::uint64_t in_sum = 0, out_sum = 0;
-        for (auto it = input.cbegin(); it != input.cend(); ++it) in_sum += mix(*it);
-        for (auto it = output.cbegin(); it != output.cend(); ++it) out_sum += mix(*it);
+        for (auto it = input.cbegin(); it != input.cend(); ++it) in_sum += mix64(*it);
+        for (auto it = output.cbegin(); it != output.cend(); ++it) out_sum += mix64(*it);
         const bool sorted =
             emflow::mpi::sorted_across_ranks(world, output, std::less<std::uint64_t>());
         const bool same = world.allreduce_sum(in_sum) == world.allreduce_sum(out_sum);

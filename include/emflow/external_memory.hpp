@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/external_memory.hpp: configures STXXL's disks programmatically, once per process.
 //
 // STXXL looks for a ~/.stxxl file and otherwise silently falls back to /var/tmp/stxxl. emflow
@@ -7,7 +8,7 @@
 // the directory. Call it before any STXXL container is created; a plain stxxl::vector made
 // before it would make STXXL configure itself from ~/.stxxl.
 //
-//   emflow::external_memory_config cfg;      // temp base from EMFLOW_TMPDIR, TMPDIR, /var/tmp
+//   emflow::external_memory_options cfg;      // temp base from EMFLOW_TMPDIR, TMPDIR, /var/tmp
 //   cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};  // two parallel autogrowing disks
 //   emflow::configure_external_memory(cfg);
 #pragma once
@@ -79,7 +80,7 @@ struct disk_spec {
 };
 
 //! The whole external-memory configuration of a process.
-struct external_memory_config {
+struct external_memory_options {
     //! Base directory for the private temp directory; empty: $EMFLOW_TMPDIR, $TMPDIR, /var/tmp.
     std::string tmp_base;
     //! The disk files, at least one.
@@ -173,12 +174,12 @@ inline bool external_memory_configured() {
 //! opened, std::invalid_argument for an empty disk list or a fixed-capacity disk with another
 //! method than syscall.
 inline const external_memory_state& configure_external_memory(
-    const external_memory_config& cfg = external_memory_config()) {
+    const external_memory_options& cfg = external_memory_options()) {
     std::lock_guard<std::mutex> lock(detail::em_mutex());
     if (detail::em_state())
         throw std::logic_error("emflow: external memory is already configured in this process");
     if (cfg.disks.empty())
-        throw std::invalid_argument("emflow: external_memory_config.disks must not be empty");
+        throw std::invalid_argument("emflow: external_memory_options.disks must not be empty");
     for (const disk_spec& d : cfg.disks)
         if (d.capacity_bytes && cfg.method != io_method::syscall)
             throw std::invalid_argument(

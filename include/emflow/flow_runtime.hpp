@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/flow_runtime.hpp: the parallel runtime of flow graphs, on oneTBB.
 //
 // One process-wide tbb::task_arena runs every pipeline segment and every parallel sort, so the

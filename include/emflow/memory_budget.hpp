@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/memory_budget.hpp: one memory budget for a whole flow graph. Every node that holds
 // memory declares a demand in bytes (minimum, maximum or unbounded, share) when it is started;
 // a node given an explicit size declares it as minimum and maximum, so it keeps it.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/node.hpp: the node model of flow graphs (Beckmann, Dementiev, Singler, IPDPS 2009, sec.
 // 3).
 //
@@ -74,11 +75,22 @@ struct is_pull_node<N, std::void_t<typename N::value_type, decltype(std::declval
                                    decltype(std::declval<N&>().batch_length())>> : std::true_type {
 };
 
+template <class N, class = void>
+struct is_push_node : std::false_type {};
+template <class N>
+struct is_push_node<N,
+                    std::void_t<typename N::value_type, decltype(std::declval<N&>().push_stop())>>
+    : std::true_type {};
+
 }  // namespace detail
 
 //! True for a (decayed) type that implements the pull interface.
 template <class N>
 inline constexpr bool is_pull_node_v = detail::is_pull_node<std::decay_t<N>>::value;
+
+//! True for a (decayed) type that implements the push interface.
+template <class N>
+inline constexpr bool is_push_node_v = detail::is_push_node<std::decay_t<N>>::value;
 
 //! A partially applied node factory, completed by `source | stage`.
 template <class Make>

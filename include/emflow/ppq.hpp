@@ -1,7 +1,8 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/ppq.hpp: the bulk-parallel external-memory priority queue (Bingmann, Keh, Sanders,
 // SEA 2015, section 3) on STXXL's block manager and asynchronous I/O.
 //
-//   emflow::ppq_config cfg;
+//   emflow::ppq_options cfg;
 //   cfg.memory_bytes = 1ull << 30;
 //   emflow::parallel_priority_queue<std::uint64_t, std::greater<>> pq(std::greater<>(), cfg);
 //   pq.bulk_push_begin(n);
@@ -41,16 +42,17 @@
 // destructor waits for pending I/O and frees all RAM and disk blocks.
 #pragma once
 
+#include <emflow/algorithm/background_tasks.hpp>
+#include <emflow/algorithm/cooperative_section.hpp>
+#include <emflow/algorithm/external_arrays.hpp>
+#include <emflow/algorithm/external_writer.hpp>
+#include <emflow/algorithm/parallel_algorithms.hpp>
+#include <emflow/detail/ppq/insertion_heaps.hpp>
+#include <emflow/detail/ppq/internal_arrays.hpp>
 #include <emflow/external_memory.hpp>
-#include <emflow/ppq/background_tasks.hpp>
 #include <emflow/ppq/config.hpp>
-#include <emflow/ppq/cooperative_section.hpp>
-#include <emflow/ppq/external_arrays.hpp>
-#include <emflow/ppq/external_writer.hpp>
-#include <emflow/ppq/insertion_heaps.hpp>
-#include <emflow/ppq/internal_arrays.hpp>
-#include <emflow/ppq/parallel_algorithms.hpp>
 #include <emflow/ppq/stats.hpp>
+#include <emflow/requirements.hpp>
 
 #include <omp.h>
 #include <tbb/task_arena.h>
@@ -71,18 +73,22 @@ namespace emflow {
 template <class T, class Compare = std::less<T>>
 class parallel_priority_queue {
     static_assert(std::is_trivially_copyable_v<T>,
-                  "parallel_priority_queue needs trivially "
-                  "copyable items (they are written to disk)");
-    using order_type = ppq_detail::pop_order<Compare>;
+                  "emflow::parallel_priority_queue<T>: T must be trivially copyable (items are "
+                  "written to disk as bytes)");
+    static_assert(is_order_of_v<Compare, T>,
+                  "emflow::parallel_priority_queue<T, Compare>: Compare must be callable as "
+                  "cmp(const T&, const T&) -> bool; top() is the largest item by Compare, so a "
+                  "min-queue takes std::greater<>");
+    using order_type = algorithm::pop_order<Compare>;
 
 public:
     using value_type = T;           //!< the item type
     using size_type = std::size_t;  //!< item counts
 
     //! Creates an empty queue; throws std::invalid_argument for an unusable configuration.
-    explicit parallel_priority_queue(Compare cmp = Compare(), ppq_config cfg = ppq_config())
-        : cmp_(cmp), order_{cmp}, cfg_(ppq_detail::resolve(cfg, sizeof(T))), workers_(cfg_.threads),
-          single_(1), in_task_(ppq_detail::workers::in_caller_arena(cfg_.threads, &adding_)),
+    explicit parallel_priority_queue(Compare cmp = Compare(), ppq_options cfg = ppq_options())
+        : cmp_(cmp), order_{cmp}, cfg_(make_ppq_layout(cfg, sizeof(T))), workers_(cfg_.threads),
+          single_(1), in_task_(algorithm::workers::in_caller_arena(cfg_.threads, &adding_)),
           heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
           extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
@@ -102,8 +108,8 @@ public:
     }
     //! True if there are no items.
     bool empty() const { return size() == 0; }
-    //! The configuration in effect (after defaults and rounding).
-    const ppq_detail::resolved_config& config() const { return cfg_; }
+    //! The layout in effect: the options after defaults and rounding.
+    const ppq_layout& layout() const { return cfg_; }
 
     //! Inserts x.
     void push(const T& x) {
@@ -427,12 +433,12 @@ private:
 
     // ---- insertion side ----
     //! Sorts heap i into an internal array (threads for the sort) and gives it a fresh heap.
-    void flush_heap(unsigned i, ppq_detail::workers& w) {
+    void flush_heap(unsigned i, algorithm::workers& w) {
         std::vector<T> items;
         items.swap(heaps_[i].items);
         heaps_[i].items.reserve(cfg_.heap_items);
         // the tree is refreshed by the single-threaded caller (refresh_heaps)
-        ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_, w);
+        algorithm::parallel_sort(items.data(), items.data() + items.size(), order_, w);
         add_internal(std::move(items), workers_);
     }
     //! Heap i is full in a bulk phase: hands it to a background task, or sorts it here.
@@ -456,8 +462,8 @@ private:
             // its turn to add, it helps the running add (often a flush to disk).
             auto& w = in_omp ? workers_ : in_task_;
             tbb::this_task_arena::isolate([&] {
-                ppq_detail::parallel_sort(items.data(), items.data() + items.size(), order_,
-                                          in_omp ? single_ : in_task_);
+                algorithm::parallel_sort(items.data(), items.data() + items.size(), order_,
+                                         in_omp ? single_ : in_task_);
                 adding_.run([&] {
                     // the run still occupies the heap's reserved RAM until it is added (a flush
                     // may come first); only then the heap gets new RAM
@@ -499,7 +505,7 @@ private:
                     ~release() { std::vector<T>().swap(v); }
                 } r{*run};
                 if (failed_.load()) return;
-                ppq_detail::parallel_sort(run->data(), run->data() + run->size(), order_, in_task_);
+                algorithm::parallel_sort(run->data(), run->data() + run->size(), order_, in_task_);
                 adding_.run([&] {
                     if (failed_.load()) return;
                     ++stats_.background_sorts;
@@ -522,11 +528,11 @@ private:
         if (nonempty == 1) {  // one heap: a parallel sort of it
             for (auto& r : runs)
                 if (!r.empty())
-                    ppq_detail::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
+                    algorithm::parallel_sort(r.data(), r.data() + r.size(), order_, workers_);
         } else if (nonempty > 1) {  // several: one thread per heap
             workers_.for_each(p, [&](std::size_t i) {
                 auto& v = runs[i];
-                ppq_detail::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
+                algorithm::parallel_sort(v.data(), v.data() + v.size(), order_, single_);
             });
         }
         for (unsigned i = 0; i < p; ++i) {  // shrink the unsorted heaps, one at a time
@@ -562,7 +568,7 @@ private:
     }
     //! Adds a sorted run on level 0; merges full levels, or flushes to disk when RAM is out
     //! (with the run itself if it would not fit in RAM even after the flush).
-    void add_internal(std::vector<T>&& run, ppq_detail::workers& w) {
+    void add_internal(std::vector<T>&& run, algorithm::workers& w) {
         if (run.empty()) return;
         const std::size_t bytes = run.capacity() * sizeof(T);
         if (internal_.bytes() + bytes > internal_limit()) {
@@ -592,7 +598,7 @@ private:
     }
     //! One parallel multiway merge of all internal arrays, the extract buffer and *run (a
     //! sorted run not in the queue yet, if given) into a new external array.
-    void flush_to_external(ppq_detail::workers& w, std::vector<T>* run = nullptr) {
+    void flush_to_external(algorithm::workers& w, std::vector<T>* run = nullptr) {
         // Read buffers may take half of the pool, and in a bulk phase no more than its heaps'
         // growth leaves (that growth ends with the phase; halving the rest instead forced a whole
         // extra merge pass over the data at 4 GiB with 1 GiB).
@@ -600,7 +606,7 @@ private:
         const std::size_t pool = std::min(cfg_.pool_bytes, 2 * unheld);
         for (int l; (l = external_.level_to_merge(pool)) >= 0;)
             external_.merge_level(unsigned(l), w, next_disk_);
-        std::vector<ppq_detail::sequence<T>> seqs;
+        std::vector<algorithm::sequence<T>> seqs;
         std::vector<std::size_t> owners;
         internal_.collect(seqs, owners);
         seqs.emplace_back(extract_.get() + extract_begin_, extract_.get() + extract_end_);
@@ -608,11 +614,11 @@ private:
         std::size_t left =
             internal_.size() + (extract_end_ - extract_begin_) + (run ? run->size() : 0);
         if (left == 0) return;
-        ppq_detail::external_writer<T> out(cfg_, 0, next_disk_);
+        algorithm::external_writer<T> out(cfg_, 0, next_disk_);
         while (left) {
             std::size_t room;
             T* dst = out.space(room);
-            std::size_t n = ppq_detail::multiway_merge(seqs, dst, std::min(room, left), order_, w);
+            std::size_t n = algorithm::multiway_merge(seqs, dst, std::min(room, left), order_, w);
             out.commit(n);
             left -= n;
         }
@@ -645,13 +651,13 @@ private:
         top_ref best{source::extract, 0};
         const T* b = extract_begin_ < extract_end_ ? &extract_[extract_begin_] : nullptr;
         std::uint32_t h = heaps_.winner();
-        if (h != ppq_detail::no_player && !heaps_[h].items.empty() &&
+        if (h != algorithm::no_player && !heaps_[h].items.empty() &&
             (!b || cmp_(*b, heaps_.front(h)))) {
             best = {source::heap, h};
             b = &heaps_.front(h);
         }
         std::uint32_t i = internal_.winner();
-        if (i != ppq_detail::no_player && internal_.arrays()[i].size() &&
+        if (i != algorithm::no_player && internal_.arrays()[i].size() &&
             (!b || order_(internal_.head(i), *b))) {
             best = {source::internal, i};
             b = &internal_.head(i);
@@ -684,7 +690,7 @@ private:
             return;
         }
         sort_heaps(1);
-        std::vector<ppq_detail::sequence<T>> seqs;
+        std::vector<algorithm::sequence<T>> seqs;
         std::vector<std::size_t> owners;
         while (out.size() < max) {
             ensure_extract();
@@ -710,7 +716,7 @@ private:
             if (out.capacity() < old + want)
                 out.reserve(std::min(max, std::max(old + want, 2 * out.capacity())));
             out.resize(old + want);
-            ppq_detail::multiway_merge(seqs, out.data() + old, want, order_, workers_);
+            algorithm::multiway_merge(seqs, out.data() + old, want, order_, workers_);
             for (std::size_t k = 0; k < owners.size(); ++k)
                 internal_.consumed(owners[k], seqs[k].first);
             extract_begin_ = std::size_t(seqs.back().first - extract_.get());
@@ -739,16 +745,16 @@ private:
 
     Compare cmp_;
     order_type order_;
-    ppq_detail::resolved_config cfg_;
+    ppq_layout cfg_;
     ppq_stats stats_;
-    ppq_detail::workers workers_;             // the arena of parallel sorts and merges
-    ppq_detail::workers single_;              // sorting inside a pushing thread
-    ppq_detail::cooperative_section adding_;  // adding internal arrays during bulk/limit pushes
-    ppq_detail::workers in_task_;  // sorts and merges inside oneTBB tasks (merges shared with
-                                   // the threads waiting for adding_)
-    ppq_detail::insertion_heaps<T, Compare> heaps_;
-    ppq_detail::internal_arrays<T, order_type> internal_;
-    ppq_detail::external_arrays<T, order_type> external_;
+    algorithm::workers workers_;             // the arena of parallel sorts and merges
+    algorithm::workers single_;              // sorting inside a pushing thread
+    algorithm::cooperative_section adding_;  // adding internal arrays during bulk/limit pushes
+    algorithm::workers in_task_;  // sorts and merges inside oneTBB tasks (merges shared with
+                                  // the threads waiting for adding_)
+    detail::ppq::insertion_heaps<T, Compare> heaps_;
+    detail::ppq::internal_arrays<T, order_type> internal_;
+    algorithm::external_arrays<T, order_type> external_;
     buffer extract_;  // items [extract_begin_, extract_end_) come before every external item
     std::size_t extract_begin_ = 0, extract_end_ = 0;
     buffer limit_buf_;  // the current batch of a limit phase
@@ -761,8 +767,8 @@ private:
     std::size_t bulk_cap_ = 0;
     std::size_t heap_extra_bytes_ = 0;  // heap growth and in-flight heaps of a bulk phase
     unsigned next_disk_ = 0;
-    mutable ppq_detail::background_tasks background_;  // of the bulk phase (waited for by const
-                                                       // readers, too)
+    mutable algorithm::background_tasks background_;  // of the bulk phase (waited for by const
+                                                      // readers, too)
 };
 
 }  // namespace emflow

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/process_memory.hpp: the process's resident memory as the kernel counts it, to check the
 // one-budget promise (peak RSS during a run <= budget + 64 MiB, emflow/memory_budget.hpp) from
 // outside emflow's own accounting. Linux only (/proc/self).

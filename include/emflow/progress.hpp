@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/progress.hpp: progress reporting of long runs, phase by phase. A phase counts the items
 // and bytes it has done (two relaxed atomic adds per call: call it per batch, not per item); a
 // background thread hands each active phase's figures to a callback every interval, and once

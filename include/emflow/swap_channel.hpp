@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/swap_channel.hpp: the two swapped buffers of an asynchronous node (Figure 3 of the
 // parallel pipelining paper). The producer fills its buffer and publishes it; the consumer, once
 // its own buffer is used up, swaps the two. Both sides wait (by suspending the task, see

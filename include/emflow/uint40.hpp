@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/uint40.hpp: a packed unsigned 40-bit integer: 5 bytes, alignment 1, little-endian in
 // memory, so that an array of them is the on-disk format of suffix arrays with 5-byte indices
 // (up to 1 TiB of text) and tuples of them stay small in sorters and external vectors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/vector_appender.hpp: writes an stxxl::vector front to back, a block at a time with the
 // next block's write overlapped, as STXXL's vector_bufwriter does. Unlike that writer, a failed
 // write (a full disk) surfaces as an exception from operator<< or finish() and never from a

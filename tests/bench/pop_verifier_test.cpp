@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The verifier behind every benchmark run: it must reject wrong order, lost, duplicated, foreign
 // and corrupted items, and accept exactly the pushed multiset in pop order.
 #include "verifier.hpp"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Starts pq_experiments on a volume that takes a while and kills it after TIMEOUT seconds
 # (cmake -DBINARY=... -DTMP_DIR=... -DTIMEOUT=... -DARGS=... -P run_pq_killed.cmake): its disk
 # files are unlinked at open, so its temp directory must be empty although it never cleaned up.

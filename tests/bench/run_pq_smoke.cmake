@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs pq_experiments once (cmake -DBINARY=... -DTMP_DIR=... -DARGS=... -P run_pq_smoke.cmake):
 # the run must exit 0 with a verified CSV row and leave its private temp directory empty.
 file(REMOVE_RECURSE "${TMP_DIR}")

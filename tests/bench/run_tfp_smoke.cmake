@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Runs tfp_dag_limits once on a tiny graph (cmake -DBINARY=... -DTMP_DIR=... -P
 # run_tfp_smoke.cmake): it must exit 0 (every rule computed the same values), print the CSV header
 # and one row per rule, the ratios of the adaptive window to the fixed ones, and leave its temp

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of emflow/external_memory.hpp. Each TEST_CASE runs in its own process (CTest), so each
 // may configure the process's external memory once.
 #include <emflow/external_memory.hpp>
@@ -59,7 +60,7 @@ TEST_CASE("TMPDIR is used when EMFLOW_TMPDIR is unset", "[config]") {
 
 TEST_CASE("a missing temp directory is an error naming the path", "[config]") {
     scoped_test_dir dir;
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.tmp_base = (dir.path() / "missing").string();
     REQUIRE_THROWS_WITH(emflow::configure_external_memory(cfg),
                         Catch::Contains(cfg.tmp_base) && Catch::Contains("No such file"));
@@ -68,7 +69,7 @@ TEST_CASE("a missing temp directory is an error naming the path", "[config]") {
 
 TEST_CASE("a file given as temp directory is an error", "[config]") {
     scoped_test_dir dir;
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.tmp_base = (dir.path() / "plain-file").string();
     std::ofstream(cfg.tmp_base) << "x";
     REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), emflow::config_error);
@@ -77,7 +78,7 @@ TEST_CASE("a file given as temp directory is an error", "[config]") {
 
 TEST_CASE("an unwritable temp directory is an error naming the path", "[config]") {
     scoped_test_dir dir;
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     if (::geteuid() == 0) {
         cfg.tmp_base = "/sys";  // root may write anywhere but to a read-only file system
     } else {
@@ -99,7 +100,7 @@ TEST_CASE("unknown I/O methods are rejected, known ones parsed", "[config]") {
 }
 
 TEST_CASE("an empty disk list is rejected", "[config]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.disks.clear();
     REQUIRE_THROWS_AS(emflow::configure_external_memory(cfg), std::invalid_argument);
 }
@@ -108,7 +109,7 @@ TEST_CASE("a fixed-capacity disk takes syscall only: the others do not report a 
           "[config]") {
     scoped_test_dir dir;
     for (auto method : {emflow::io_method::linuxaio, emflow::io_method::mmap}) {
-        emflow::external_memory_config cfg;
+        emflow::external_memory_options cfg;
         cfg.tmp_base = dir.path().string();
         cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{8u << 20}};
         cfg.method = method;
@@ -131,7 +132,7 @@ TEST_CASE("configuring twice is a logic error", "[config]") {
 TEST_CASE("a test's own disks after the process has disks: a logic error, not the wrong disks",
           "[config]") {
     auto& dir = emflow_test::configure_test_disks();
-    emflow::external_memory_config small;
+    emflow::external_memory_options small;
     small.disks = {emflow::disk_spec{1u << 20}};
     REQUIRE_THROWS_AS(emflow_test::configure_test_disks(small), std::logic_error);
     CHECK(&emflow_test::configure_test_disks() == &dir);  // the default disks stay
@@ -140,7 +141,7 @@ TEST_CASE("a test's own disks after the process has disks: a logic error, not th
 }
 
 TEST_CASE("two parallel disks with linuxaio", "[config]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};
     cfg.method = emflow::io_method::linuxaio;
     auto& dir = emflow_test::configure_test_disks(cfg);
@@ -150,7 +151,7 @@ TEST_CASE("two parallel disks with linuxaio", "[config]") {
 }
 
 TEST_CASE("mmap disks", "[config]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.method = emflow::io_method::mmap;
     auto& dir = emflow_test::configure_test_disks(cfg);
     REQUIRE(vector_round_trip(4'000'000));
@@ -158,7 +159,7 @@ TEST_CASE("mmap disks", "[config]") {
 }
 
 TEST_CASE("keep_logs keeps STXXL's logs in the private directory", "[config]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.keep_logs = true;
     auto& dir = emflow_test::configure_test_disks(cfg);
     auto logs = std::filesystem::path(std::getenv("STXXLLOGFILE"));
@@ -167,7 +168,7 @@ TEST_CASE("keep_logs keeps STXXL's logs in the private directory", "[config]") {
 }
 
 TEST_CASE("a full fixed-size disk gives a clear exception and leaves no file", "[config]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.disks = {emflow::disk_spec{8u << 20}};
     auto& dir = emflow_test::configure_test_disks(cfg);
     stxxl::sorter<std::uint64_t, u64_order> sorter(u64_order(), 16u << 20);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSL-1.0
 # Script run by the install:find_package_consumer test.
 file(REMOVE_RECURSE "${WORK_DIR}")
 file(MAKE_DIRECTORY "${WORK_DIR}")
@@ -21,7 +22,8 @@ if(MPIEXEC)
   set(mpi_args -DCONSUMER_MPI=ON -DMPI_CXX_COMPILER=${MPI_CXX_COMPILER})
 endif()
 run(${CMAKE_COMMAND} -S "${CONSUMER_SOURCE_DIR}" -B "${WORK_DIR}/build" -G "${GENERATOR}"
-    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release ${mpi_args})
+    -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release
+    -DEMFLOW_EXAMPLES_DIR=${EXAMPLES_DIR} ${mpi_args})
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/build")
 run("${WORK_DIR}/build/consumer")
 if(MPIEXEC)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Graphs under one budget when RAM runs out: a failed allocation at any point of a run (run
 // buffers, merge buffers, async buffers, vector and file buffers; in the caller's thread, an
 // async node's or a run formation task) reaches the caller of materialize as std::bad_alloc,
@@ -62,7 +63,7 @@ TEST_CASE("a failed allocation in the Diamond graph under one budget reaches the
         diamond_input in;
         const u64 n = 300000;
         emflow_test::make_diamond_input(n, in);
-        diamond_config cfg;
+        diamond_options cfg;
         cfg.memory_bytes = 32 * MiB;
         diamond_output out;
         emflow_test::check_failures_reach_the_caller(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // One memory budget per graph: the assignment by share within bounds, per phase; the
 // config_error before any work; the phases a graph's sorts make; a run's own thread count.
 #include <catch2/catch.hpp>
@@ -301,7 +302,7 @@ TEST_CASE("one budget: the Diamond graph's phases and its hand split agree", "[m
     const u64 n = 200000;
     emflow_test::make_diamond_input(n, in);
     memory_report report;
-    diamond_config cfg;
+    diamond_options cfg;
     cfg.memory_bytes = 64 * MiB;
     cfg.memory = &report;
     diamond_output auto_out, hand_out;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The promise of one budget, for the process: peak RSS during a run <= budget + 64 MiB (code,
 // STXXL's and oneTBB's own state), on a sort-heavy graph, the Diamond graph and the time-forward
 // DAG evaluation, each with an input several times the budget. The peak is the kernel's
@@ -13,8 +14,8 @@
 #include <random>
 #include <string>
 
+#include <emflow/pipelines/tfp/random_dag.hpp>
 #include "test_env.hpp"
-#include "tfp/random_dag.hpp"
 
 using namespace emflow;
 namespace tfp = emflow::pipelines::tfp;
@@ -89,7 +90,7 @@ TEST_CASE("peak RSS <= budget + 64 MiB: the Diamond graph over 3x the budget", "
     diamond_output out;
     reset_peak_rss();
     const std::size_t before = peak_rss();
-    diamond_config cfg;
+    diamond_options cfg;
     cfg.memory_bytes = budget;
     auto sums = run_diamond(in, out, diamond_variant::parallel, cfg);
     const std::size_t peak = peak_rss();
@@ -114,9 +115,9 @@ TEST_CASE("peak RSS <= budget + 64 MiB: time-forward DAG evaluation, messages be
     tfp::generate_dag(spec, emflow_test::test_seed(), inputs, edges);
     reset_peak_rss();
     const std::size_t before = peak_rss();
-    tfp::evaluation_config cfg;
+    tfp::evaluation_options cfg;
     cfg.memory_bytes = budget;
-    adaptive_window window(tfp::default_target_bulk(cfg));
+    tfp::adaptive_window window(tfp::default_target_bulk(cfg));
     tfp::value_vector values;
     tfp::evaluate_dag(inputs, edges, values, window, cfg);
     const std::size_t peak = peak_rss();

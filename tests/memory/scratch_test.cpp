@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Fixed buffers inside the budget: every node that holds a scratch chunk, a batch buffer or file
 // buffers declares exactly those bytes to the run's memory plan. Each case compares the run-long
 // declarations of a graph with and without the node: they must grow by the node's bytes, so a
@@ -105,7 +106,7 @@ TEST_CASE("scratch: buffered pull nodes declare their batch buffer", "[memory][s
         auto halves = [](auto& src, u64* out, std::size_t cap) {
             return read_into(src, out, cap, [](u64 x) { return x / 2; });
         };
-        declared d = of_graph(refill_from<u64>(streamify(v), halves, 300));
+        declared d = of_graph(refill_transform<u64>(streamify(v), halves, 300));
         CHECK(d.total == 300 * sizeof(u64));
         CHECK(d.named["refill chunk"] == 300 * sizeof(u64));
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The distributed bulk-parallel priority queue under 1-4 ranks against a sorted reference of
 // the union of all ranks' items: global next-k bulks (distributed selection; random keys, few
 // distinct keys, an empty rank), bulks before a limit, pushes between pops, size and empty.
@@ -28,8 +29,8 @@ struct hash_owner {
 
 using queue_t = mpi::distributed_ppq<u64, std::greater<u64>, hash_owner>;
 
-ppq_config small_queue() {
-    ppq_config cfg;
+ppq_options small_queue() {
+    ppq_options cfg;
     cfg.memory_bytes = 16 << 20;
     return cfg;
 }

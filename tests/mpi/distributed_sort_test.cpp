@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The distributed sort under 1-4 ranks against std::sort of the union of all ranks' inputs:
 // random keys, all keys equal, few distinct keys, an empty rank, no input at all, and an input
 // several times the sort's memory budget; the slices must be balanced, also under equal keys.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The exchange node under 1-4 ranks: every item sent arrives exactly once, at the rank chosen
 // for it; random routing, everything to one rank, empty ranks, items smaller and larger than a
 // message, and back-pressure with a tiny per-peer budget and a slow consumer.

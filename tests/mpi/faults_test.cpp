@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Faults under 1-4 ranks: an exception on one rank (a throwing source, throwing user code in
 // rank_of, a failing output) ends the exchange and the distributed sort on every rank with that
 // error (the original on its rank, a remote_error naming the rank elsewhere), without a hang;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Catch2 main of the MPI tests: MPI lives for the whole session, every rank runs it.
 #include "catch_session.hpp"
 #include "mpi_test_env.hpp"

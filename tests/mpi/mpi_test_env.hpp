@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Support of the MPI tests: the world communicator, per-rank disks and seeds.
 #pragma once
 
@@ -17,7 +18,7 @@ const emflow::mpi::communicator& world();
 inline emflow_test::scoped_test_dir& configure_rank_disks() {
     static emflow_test::scoped_test_dir dir;
     if (!emflow::external_memory_configured()) {
-        emflow::external_memory_config cfg;
+        emflow::external_memory_options cfg;
         cfg.tmp_base = dir.path().string();
         emflow::mpi::configure_rank_external_memory(world(), cfg);
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The distributed time-forward evaluation of a DAG under 1-4 ranks gives every node the value
 // of the single-process reference evaluation: chains, wide layers, local and global random
 // edges, the empty and the one-node graph, windows and blocks of several sizes.
@@ -12,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "tfp/random_dag.hpp"
-#include "tfp/reference_evaluation.hpp"
+#include <emflow/pipelines/tfp/in_memory_evaluation.hpp>
+#include <emflow/pipelines/tfp/random_dag.hpp>
 
 using namespace emflow;
 namespace tfp = emflow::pipelines::tfp;
@@ -23,12 +24,12 @@ namespace {
 
 //! Evaluates spec's DAG (the same on every rank) distributed and checks this rank's values.
 void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed,
-                       const mpi::dag_evaluation_config& cfg) {
+                       const mpi::dag_evaluation_options& cfg) {
     const auto& comm = world();
     tfp::node_vector inputs, my_inputs, my_values;
     tfp::edge_vector edges, my_edges;
     tfp::generate_dag(spec, seed, inputs, edges);
-    auto reference = tfp::reference_evaluation(inputs, edges, cfg.work);
+    auto reference = tfp::in_memory_evaluation(inputs, edges, cfg.work);
     mpi::select_rank_part(comm, cfg.block, inputs, edges, my_inputs, my_edges);
     auto stats = mpi::evaluate_dag(comm, inputs.size(), my_inputs, my_edges, my_values, cfg);
     REQUIRE(my_values.size() == my_inputs.size());
@@ -46,7 +47,7 @@ void check_distributed(const tfp::dag_spec& spec, std::uint64_t seed,
 TEST_CASE("distributed DAG evaluation equals the reference", "[tfp]") {
     emflow_mpi_test::configure_rank_disks();
     std::uint64_t seed = emflow_mpi_test::shared_seed(world());  // the same DAG on every rank
-    mpi::dag_evaluation_config cfg;
+    mpi::dag_evaluation_options cfg;
     cfg.queue.memory_bytes = 16 << 20;
     cfg.window = 2000;
     cfg.block = 100;
@@ -88,7 +89,7 @@ TEST_CASE("distributed DAG evaluation equals the reference", "[tfp]") {
 TEST_CASE("distributed DAG evaluation: bad input on one rank fails on every rank", "[tfp]") {
     emflow_mpi_test::configure_rank_disks();
     const auto& comm = world();
-    mpi::dag_evaluation_config cfg;
+    mpi::dag_evaluation_options cfg;
     cfg.queue.memory_bytes = 16 << 20;
     cfg.window = 100;
     cfg.block = 10;

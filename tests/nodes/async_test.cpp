@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Async pull, async push, push-pull, distribute/collect, pump and connect: same output as the
 // synchronous reference for buffer sizes from 1 element up, 8 async nodes on 1 thread and on the
 // default arena, randomized graphs, and exceptions thrown inside async segments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The node contract of emflow/node.hpp, checked on every node of the library: each pull node is
 // read element-wise, batch-wise and mixed (random partial batches, empty() and batch_length()
 // asked twice), then asked empty() and batch_length() again and again after the end; each push
@@ -187,8 +188,8 @@ std::vector<u64> iota(std::size_t n) {
 
 //! A small PPQ (min-queue) with a heap per arena thread.
 using min_queue = parallel_priority_queue<u64, std::greater<u64>>;
-ppq_config small_queue() {
-    ppq_config cfg;
+ppq_options small_queue() {
+    ppq_options cfg;
     cfg.memory_bytes = 8u << 20;
     cfg.num_threads = unsigned(std::max(2, flow_arena().max_concurrency()));
     return cfg;
@@ -251,10 +252,10 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
             },
             v, seed);
         check_pull(
-            "from_refill",
+            "refill_source",
             [&](auto&& visit) {
                 auto s =
-                    from_refill<u64>([i = std::size_t(0), &v](u64* out, std::size_t cap) mutable {
+                    refill_source<u64>([i = std::size_t(0), &v](u64* out, std::size_t cap) mutable {
                         std::size_t k = std::min(cap, v.size() - i);
                         std::copy(v.begin() + std::ptrdiff_t(i), v.begin() + std::ptrdiff_t(i + k),
                                   out);
@@ -265,11 +266,12 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
             },
             v, seed);
         check_pull(
-            "refill_from",
+            "refill_transform",
             [&](auto&& visit) {
-                auto s = refill_from<u64>(streamify(ev), [](auto& src, u64* out, std::size_t cap) {
-                    return read_into(src, out, cap, [](u64 x) { return x + 1; });
-                });
+                auto s =
+                    refill_transform<u64>(streamify(ev), [](auto& src, u64* out, std::size_t cap) {
+                        return read_into(src, out, cap, [](u64 x) { return x + 1; });
+                    });
                 visit(s);
             },
             map<u64>(v, [](u64 x) { return x + 1; }), seed);
@@ -704,12 +706,12 @@ TEST_CASE("exceptions from user code reach the caller of materialize", "[conform
     check_throws("tap", streamify(v) | tap([t = thrower{at, "tap"}](u64 x) { t(x); }));
     check_throws("generate", generate(v.size(), [t = thrower{at, "generate"},
                                                  i = u64(0)]() mutable { return t(i++); }));
-    check_throws("from_refill", from_refill<u64>([](u64*, std::size_t) -> std::size_t {
-                     throw std::runtime_error("from_refill");
+    check_throws("refill_source", refill_source<u64>([](u64*, std::size_t) -> std::size_t {
+                     throw std::runtime_error("refill_source");
                  }));
-    check_throws("refill_from",
-                 refill_from<u64>(streamify(v), [t = thrower{at, "refill_from"}](
-                                                    auto& src, u64* out, std::size_t cap) {
+    check_throws("refill_transform",
+                 refill_transform<u64>(streamify(v), [t = thrower{at, "refill_transform"}](
+                                                         auto& src, u64* out, std::size_t cap) {
                      return read_into(src, out, cap, t);
                  }));
     check_throws("async_pull",
@@ -737,7 +739,7 @@ TEST_CASE("exceptions from user code reach the caller of materialize", "[conform
 
 TEST_CASE("vector_sink on a full disk: the error reaches the caller, no file is left",
           "[conformance][errors]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.disks = {emflow::disk_spec{1u << 20}};
     auto& dir = emflow_test::configure_test_disks(cfg);
     {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // file_sink's output under its final name: only after commit(), no temporary file left either
 // way, and with the permissions any other program's output would get.
 #include <catch2/catch.hpp>

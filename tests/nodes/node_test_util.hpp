@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Helpers for node tests: drain a pull node inside a graph run, mixing element-wise and batch
 // access with random batch sizes, and random inputs.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of the PPQ's flow-graph nodes: the push side (emflow/nodes/pq_push.hpp) from 1..4
 // concurrent producer pipelines and from push edges, the pull side (emflow/nodes/pq_source.hpp)
 // against a sorted reference with every batch size and with limits, and error paths.
@@ -28,8 +29,8 @@ namespace {
 using min_queue = emflow::parallel_priority_queue<std::uint64_t, std::greater<std::uint64_t>>;
 
 //! A budget small enough that the inputs below spill to disk; a heap per arena thread.
-emflow::ppq_config small_queue() {
-    emflow::ppq_config cfg;
+emflow::ppq_options small_queue() {
+    emflow::ppq_options cfg;
     cfg.memory_bytes = 8u << 20;
     cfg.num_threads = unsigned(std::max(2, emflow::flow_arena().max_concurrency()));
     return cfg;
@@ -245,7 +246,7 @@ TEST_CASE("push and pull side: an exception in the comparator reaches the caller
 TEST_CASE("push side needs an insertion heap per arena thread", "[pq_nodes]") {
     emflow_test::configure_test_disks();
     if (emflow::flow_arena().max_concurrency() < 2) return;
-    emflow::ppq_config cfg = small_queue();
+    emflow::ppq_options cfg = small_queue();
     cfg.num_threads = 1;
     min_queue pq(std::greater<std::uint64_t>(), cfg);
     CHECK_THROWS_AS(emflow::bulk_push_from(pq, 10, producer(0, 10)), std::invalid_argument);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Sources, sinks and scanning nodes against naive in-memory references: random inputs, empty
 // input, one element, consumers mixing element-wise and batch access with batch sizes 1..5000.
 #include <catch2/catch.hpp>
@@ -194,7 +195,7 @@ TEST_CASE("materialize into stxxl::vectors of every page shape, across many bloc
     CHECK(dir.entries() == 0);
 }
 
-TEST_CASE("generate and from_refill", "[nodes]") {
+TEST_CASE("generate and refill_source", "[nodes]") {
     std::mt19937_64 rng(emflow_test::test_seed());
     for (std::size_t n : emflow_test::test_sizes(rng)) {
         u64 next = 7;
@@ -205,7 +206,7 @@ TEST_CASE("generate and from_refill", "[nodes]") {
 
         std::size_t pos = 0;
         std::size_t chunk = 1 + rng() % 100;
-        auto r = from_refill<u64>(
+        auto r = refill_source<u64>(
             [&](u64* out, std::size_t cap) {
                 std::size_t k = std::min({cap, n - pos, std::size_t(1 + rng() % 50)});
                 for (std::size_t i = 0; i < k; ++i) out[i] = expect[pos + i];

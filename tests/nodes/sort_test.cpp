@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Sort node and push-fed sorter against std::stable_sort's multiset and order: random inputs
 // with duplicates, empty, one element, several runs under a small budget, async and synchronous
 // run formation, parallel and sequential run sorting and merging; plain comparators over the
@@ -204,7 +205,7 @@ TEST_CASE("a merge over more runs than its budget reads at once takes extra pass
 
 TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every block",
           "[sort][errors]") {
-    emflow::external_memory_config em;
+    emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{8 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
     std::mt19937_64 rng(emflow_test::test_seed());

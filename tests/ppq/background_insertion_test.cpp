@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The background insertion path of bulk_push (ppq.hpp, "Overlap"): pushers outside OpenMP hand
 // full insertion heaps to oneTBB tasks that sort them and add them (merging levels and flushing
 // to disk) while the others go on pushing. Multiset equality with 1..4 pushers and tiny
@@ -187,7 +188,7 @@ TEST_CASE("a comparator throwing inside a background task reaches the caller", "
         // throws; the pusher never sorts, so only bulk_push_end can report it.
         auto countdown = std::make_shared<std::atomic<std::int64_t>>(0);
         queue pq(emflow_test::throwing_greater{countdown}, ppq_test::tiny_config(2, 3 << 20));
-        std::vector<std::uint64_t> items(pq.config().heap_items);
+        std::vector<std::uint64_t> items(pq.layout().heap_items);
         for (auto& x : items) x = rng();
         pq.bulk_push_begin(1000);
         countdown->store(1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Differential tests of parallel_priority_queue against a std::multiset model: random operation
 // sequences mixing push/top/pop, bulk_push (OpenMP and oneTBB, 1..4 threads), bulk_pop,
 // bulk_pop_limit and limit phases, for all key patterns, several item types and comparators,
@@ -13,7 +14,7 @@ const pattern all_patterns[] = {pattern::random, pattern::ascending, pattern::de
                                 pattern::all_equal, pattern::few_distinct};
 
 template <class T, class Compare>
-void all_patterns_run(const emflow::ppq_config& cfg, std::size_t steps, std::size_t batch,
+void all_patterns_run(const emflow::ppq_options& cfg, std::size_t steps, std::size_t batch,
                       int seeds_per_pattern = 2) {
     const std::uint64_t base = emflow_test::test_seed();
     for (pattern p : all_patterns)
@@ -58,7 +59,7 @@ TEST_CASE("custom comparator, tiny budget", "[ppq]") {
 
 TEST_CASE("large budget, large batches", "[ppq]") {
     auto& dir = emflow_test::configure_test_disks();
-    emflow::ppq_config cfg;
+    emflow::ppq_options cfg;
     cfg.memory_bytes = 64 << 20;
     cfg.num_threads = 2;
     all_patterns_run<std::uint64_t, std::greater<std::uint64_t>>(cfg, 40, 100000, 1);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A disk that fills up during external merges: stxxl::io_error reaches the caller, no deadlock,
 // the queue refuses further use, and destruction frees every block (the disk is usable again).
 // Both with OpenMP pushers and with plain threads, whose full heaps go to background tasks (the
@@ -16,7 +17,7 @@
 using pq_t = emflow::parallel_priority_queue<std::uint64_t, std::greater<std::uint64_t>>;
 
 TEST_CASE("a full disk gives stxxl::io_error and leaves nothing behind", "[ppq]") {
-    emflow::external_memory_config em;
+    emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{8 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
     std::mt19937_64 rng(emflow_test::test_seed());
@@ -62,7 +63,7 @@ TEST_CASE("a full disk gives stxxl::io_error and leaves nothing behind", "[ppq]"
 }
 
 TEST_CASE("a full disk during background insertion reaches the pushers or bulk_push_end", "[ppq]") {
-    emflow::external_memory_config em;
+    emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{8 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
     std::atomic<bool> io_error_seen{false};

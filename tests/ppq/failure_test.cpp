@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Failure paths: a comparator that throws (in the caller's thread, inside parallel sorts and
 // merges, inside concurrent bulk pushes and push_sorted) and a disk that fills up. The exception
 // reaches the caller, the queue refuses further use, and destruction frees every disk block and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Configuration checks, misuse exceptions, statistics, and the thread-id forms of bulk_push.
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -15,7 +16,7 @@ using pq_t = emflow::parallel_priority_queue<std::uint64_t, std::greater<std::ui
 
 namespace {
 
-std::string config_error(const emflow::ppq_config& cfg) {
+std::string config_error(const emflow::ppq_options& cfg) {
     try {
         pq_t pq(std::greater<std::uint64_t>(), cfg);
     } catch (const std::invalid_argument& e) {
@@ -28,53 +29,53 @@ std::string config_error(const emflow::ppq_config& cfg) {
 
 TEST_CASE("bad configurations throw invalid_argument naming parameter and minimum", "[ppq]") {
     emflow_test::configure_test_disks();
-    emflow::ppq_config cfg;
+    emflow::ppq_options cfg;
     cfg.num_threads = 2;
     cfg.memory_bytes = 100 << 10;
     std::string e = config_error(cfg);
     CHECK_THAT(e, Catch::Contains("memory_bytes") && Catch::Contains("at least"));
 
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.block_size = 1000;
     e = config_error(cfg);
     CHECK_THAT(e, Catch::Contains("block_size") && Catch::Contains("4096"));
 
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.num_threads = 4;
     cfg.block_size = 1 << 20;
     cfg.write_buffer_bytes = 2 << 20;
     e = config_error(cfg);
     CHECK_THAT(e, Catch::Contains("write_buffer_bytes") && Catch::Contains("8388608"));
 
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.block_size = 1 << 20;
     cfg.read_buffer_bytes = 1000;
     CHECK_THAT(config_error(cfg), Catch::Contains("read_buffer_bytes"));
 
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.block_size = 1 << 20;
     cfg.extract_buffer_bytes = 4096;
     CHECK_THAT(config_error(cfg), Catch::Contains("extract_buffer_bytes"));
 
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.max_arrays_per_level = 1;
     CHECK_THAT(config_error(cfg), Catch::Contains("max_arrays_per_level"));
 
     // 24-byte items round the block to a multiple of lcm(24, 4096) = 12288
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.block_size = 100000;
     emflow::parallel_priority_queue<ppq_test::item24, ppq_test::item24_less> q24(
         ppq_test::item24_less(), cfg);
-    CHECK(q24.config().block_bytes == 98304);
-    CHECK(q24.config().block_items == 4096);
+    CHECK(q24.layout().block_bytes == 98304);
+    CHECK(q24.layout().block_items == 4096);
 
     // defaults derive from memory_bytes and fit in it
-    cfg = emflow::ppq_config();
+    cfg = emflow::ppq_options();
     cfg.memory_bytes = 1 << 30;
     pq_t big(std::greater<std::uint64_t>(), cfg);
-    CHECK(big.config().block_bytes == 2 << 20);
-    CHECK(big.config().fixed_bytes < cfg.memory_bytes / 2);
-    CHECK(big.config().write_blocks >= 2 * big.config().threads);
+    CHECK(big.layout().block_bytes == 2 << 20);
+    CHECK(big.layout().fixed_bytes < cfg.memory_bytes / 2);
+    CHECK(big.layout().write_blocks >= 2 * big.layout().threads);
 }
 
 TEST_CASE("misuse throws logic_error and leaves the queue usable", "[ppq]") {

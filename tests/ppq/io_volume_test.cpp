@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The queue writes each item to disk once when a bulk several times its budget goes to disk and
 // comes back: the external arrays it makes are few enough for read buffers within the budget, so
 // no level merge of external arrays (a second pass over everything on disk) is needed.
@@ -21,7 +22,7 @@ TEST_CASE("a bulk of four times the budget is written once and comes back in ord
     auto& dir = emflow_test::configure_test_disks();
     const std::uint64_t seed = emflow_test::test_seed();
     for (unsigned threads : {1u, 2u}) {
-        emflow::ppq_config cfg;
+        emflow::ppq_options cfg;
         cfg.memory_bytes = 32u << 20;
         cfg.num_threads = threads;
         const std::uint64_t n = 4 * cfg.memory_bytes / sizeof(std::uint64_t);

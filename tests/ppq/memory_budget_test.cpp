@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The queue's own RAM accounting stays within memory_bytes: stats().peak_memory_bytes (the
 // highest sum of insertion heaps, runs being sorted, internal arrays, read, write, extract and
 // limit buffers, sampled whenever one of them grows) never exceeds the budget, over workloads
@@ -80,7 +81,7 @@ void check_budget(const pq_t& pq, std::size_t budget, const char* after) {
     REQUIRE(pq.stats().peak_memory_bytes <= budget);
 }
 
-void run_workload(const emflow::ppq_config& cfg, std::uint64_t seed) {
+void run_workload(const emflow::ppq_options& cfg, std::uint64_t seed) {
     const std::size_t budget = cfg.memory_bytes;
     const std::uint64_t n = 3 * budget / 8;  // a bulk of three times the budget
     std::mt19937_64 rng(seed);
@@ -158,7 +159,7 @@ TEST_CASE("peak_memory_bytes stays within memory_bytes (default settings, 1-4 th
     for (unsigned threads : {1u, 2u, 4u}) {
         for (std::size_t mib : {4u, 8u}) {
             INFO("threads " << threads << ", " << mib << " MiB");
-            emflow::ppq_config cfg;
+            emflow::ppq_options cfg;
             cfg.memory_bytes = mib << 20;
             cfg.num_threads = threads;
             run_workload(cfg, seed);
@@ -174,7 +175,7 @@ TEST_CASE("peak_memory_bytes stays within memory_bytes (small blocks: many exter
     for (unsigned threads : {1u, 3u}) {
         for (std::size_t per_level : {4u, 64u}) {
             INFO("threads " << threads << ", " << per_level << " arrays per level");
-            emflow::ppq_config cfg;
+            emflow::ppq_options cfg;
             cfg.memory_bytes = 4 << 20;
             cfg.block_size = 4096;
             cfg.num_threads = threads;

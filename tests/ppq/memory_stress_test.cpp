@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Peak resident memory of a PPQ run stays within memory_bytes plus a small fixed allowance
 // (getrusage; the items are four times the budget, so the queue works on disk).
 #include <catch2/catch.hpp>
@@ -39,7 +40,7 @@ TEST_CASE("peak RSS stays within memory_bytes plus 16 MiB", "[ppq][stress]") {
     const std::size_t before = peak_rss_bytes();
     std::uint64_t sum_in = 0, sum_out = 0, count = 0;
     {
-        emflow::ppq_config cfg;
+        emflow::ppq_options cfg;
         cfg.memory_bytes = budget;
         cfg.num_threads = 2;
         emflow::parallel_priority_queue<std::uint64_t, std::greater<std::uint64_t>> pq(

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Test support for the PPQ: a reference model (std::multiset in pop order), key generators and a
 // driver that runs random operation sequences mixing every interface of the queue against it.
 #pragma once
@@ -111,7 +112,7 @@ public:
         bool operator()(const T& a, const T& b) const { return cmp(b, a); }
     };
 
-    checked_queue(const emflow::ppq_config& cfg) : pq(Compare(), cfg), ref(pop_less{Compare()}) {}
+    checked_queue(const emflow::ppq_options& cfg) : pq(Compare(), cfg), ref(pop_less{Compare()}) {}
 
     void push(const T& x) {
         pq.push(x);
@@ -148,13 +149,13 @@ struct op_mix {
 
 //! Runs steps random operations; items per operation up to max_batch.
 template <class T, class Compare>
-void random_run(const emflow::ppq_config& cfg, pattern pat, std::uint64_t seed, std::size_t steps,
+void random_run(const emflow::ppq_options& cfg, pattern pat, std::uint64_t seed, std::size_t steps,
                 std::size_t max_batch, op_mix mix = op_mix()) {
     checked_queue<T, Compare> q(cfg);
     key_source keys(pat, seed);
     item_maker<T> maker;
     auto& rng = keys.rng();
-    const unsigned threads = q.pq.config().threads;
+    const unsigned threads = q.pq.layout().threads;
     std::vector<T> out;
     for (std::size_t step = 0; step < steps; ++step) {
         const unsigned op = unsigned(rng() % 7);
@@ -245,9 +246,9 @@ void random_run(const emflow::ppq_config& cfg, pattern pat, std::uint64_t seed, 
 }
 
 //! A configuration with a tiny budget and 4 KiB blocks: many external arrays and merges.
-inline emflow::ppq_config tiny_config(unsigned threads, std::size_t memory = 2 << 20,
-                                      std::size_t block = 4096) {
-    emflow::ppq_config cfg;
+inline emflow::ppq_options tiny_config(unsigned threads, std::size_t memory = 2 << 20,
+                                       std::size_t block = 4096) {
+    emflow::ppq_options cfg;
     cfg.memory_bytes = memory;
     cfg.block_size = block;
     cfg.num_threads = threads;

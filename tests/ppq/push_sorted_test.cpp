@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // push_sorted: runs already in pop order join the queue without a sort (long ones as internal
 // arrays, short ones through the insertion heap), a run out of order is refused with the queue
 // unchanged, and runs larger than the queue's RAM go to disk. The random mixes of
@@ -43,7 +44,7 @@ TEST_CASE("push_sorted: long runs become arrays unsorted, short ones go to the h
     emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     pq_t pq(std::greater<std::uint64_t>(), ppq_test::tiny_config(2, 8 << 20));
-    const std::size_t heap = pq.config().heap_items;
+    const std::size_t heap = pq.layout().heap_items;
     std::vector<std::uint64_t> all;
     for (std::size_t n : {heap / 8, heap * 3, heap / 8 - 1, std::size_t(1), std::size_t(0)}) {
         auto run = sorted_run(rng, n);

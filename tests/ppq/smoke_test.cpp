@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #include <catch2/catch.hpp>
 #include <emflow/ppq.hpp>
 
@@ -9,7 +10,7 @@
 TEST_CASE("smoke", "[ppq]") {
     auto& dir = emflow_test::configure_test_disks();
     {
-        emflow::ppq_config cfg;
+        emflow::ppq_options cfg;
         cfg.memory_bytes = 4 << 20;
         cfg.block_size = 4096;
         cfg.num_threads = 2;

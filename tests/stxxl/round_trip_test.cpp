@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Ten million items through stxxl::vector and stxxl::sorter under a small memory limit, on the
 // disks emflow configures: order, count and checksum verified, no temp file left.
 #include <catch2/catch.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow::vector_appender: the vector holds exactly what was appended (lengths around block and
 // page boundaries, pages of one and of two blocks, read back through the vector's cache and a
 // stream), and a full disk is an exception from the appender's calls, also while another
@@ -48,7 +49,7 @@ TEST_CASE("vector_appender writes exactly what was appended", "[stxxl][vector_ap
 
 TEST_CASE("vector_appender on a full disk throws, also while unwinding",
           "[stxxl][vector_appender]") {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.disks = {emflow::disk_spec{1u << 20}};
     auto& dir = emflow_test::configure_test_disks(cfg);
     using vector = stxxl::VECTOR_GENERATOR<std::uint64_t, 2, 2, block_bytes>::result;

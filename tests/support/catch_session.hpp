@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow_test::run_catch_session: runs Catch2's session over the command line, for the test
 // binaries' mains; compiled once with Catch2's implementation (catch_session.cpp).
 #pragma once

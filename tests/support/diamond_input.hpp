@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // diamond_input.hpp (test support): a Diamond graph input of n pairs whose keys repeat and whose
 // values spread, the same in every test that runs the graph under a budget.
 #pragma once

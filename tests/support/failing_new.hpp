@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // failing_new.hpp (test support): replaces the global operator new (plain and over-aligned)
 // so that a test can make the k-th large request (64 KiB or more) of a run, and every large one
 // after it, fail, as when RAM runs out. Defines the replacement functions: include it in exactly

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The main of every test binary but the MPI ones.
 #include "catch_session.hpp"
 

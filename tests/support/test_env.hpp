@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Test support: a private temp directory per test process, external memory configured in it,
 // and replayable random seeds.
 #pragma once
@@ -59,7 +60,7 @@ inline scoped_test_dir& test_dir() {
 //! capacity-limited disk, another I/O method). STXXL's disks are configured once per process,
 //! so the test must be its process's first: run after another one (a whole test binary run by
 //! hand) it would test the other's disks, and this throws.
-inline scoped_test_dir& configure_test_disks(emflow::external_memory_config cfg) {
+inline scoped_test_dir& configure_test_disks(emflow::external_memory_options cfg) {
     if (emflow::external_memory_configured())
         throw std::logic_error(
             "this test configures its own disks and must run in a process of its own: run it "

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Test support: a comparator that orders like std::greater<std::uint64_t> (a min-queue) and
 // throws once armed, on the countdown-th call, to test exception paths inside parallel code.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow-sa as a user runs it: every algorithm and index width writes the bytes libdivsufsort
 // gives; check accepts them and rejects mutated, truncated and wrong-width files (suffix and LCP
 // arrays, the latter against Kasai's); build --lcp writes Kasai's LCP array; every error

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow-sa's exit codes (also in the usage text) and the error that carries one.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow-sa's command line: the two commands, their options, sizes with units, and the usage
 // text. Bad arguments throw usage_error (exit code 2).
 #pragma once

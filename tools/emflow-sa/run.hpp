@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow-sa's commands for one index type: build (into a file under a temporary name, renamed
 // when complete) and check, with progress and a summary on stderr.
 #pragma once
@@ -7,6 +8,7 @@
 
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/compiled.hpp>
+#include <emflow/timing.hpp>
 
 #include <stxxl/mng>
 
@@ -66,7 +68,7 @@ inline std::uint64_t capacity_per_file(const options& o) {
 
 //! Configures the temporary disk; an unusable directory is an output error.
 inline void configure_disks(const options& o) {
-    external_memory_config cfg;
+    external_memory_options cfg;
     cfg.tmp_base = o.tmp_dir;
     cfg.disks.assign(temporary_files(o), disk_spec{capacity_per_file(o)});
     try {
@@ -76,8 +78,8 @@ inline void configure_disks(const options& o) {
     }
 }
 
-inline sa_config make_config(const options& o, progress* report) {
-    sa_config cfg;
+inline sa_options make_sa_options(const options& o, progress* report) {
+    sa_options cfg;
     cfg.memory_bytes = o.memory_bytes;
     cfg.mode = o.pipelining == "traditional" ? pipelining::traditional : pipelining::parallel;
     cfg.queue = o.queue == "stxxl" ? queue_kind::stxxl : queue_kind::parallel;
@@ -139,9 +141,7 @@ inline void check_outputs_fit(const options& o, std::uint64_t bytes) {
                          std::to_string(bytes * files) + " bytes (or no --tmp-capacity)");
 }
 
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using emflow::seconds_since;
 
 template <class Index>
 int build(const options& o, progress* report) {
@@ -162,10 +162,10 @@ int build(const options& o, progress* report) {
     construction_sink<Index> sink(out);
     if (lcp_out) {
         construction_sink<Index> lcp_sink(*lcp_out);
-        build_suffix_and_lcp_arrays<Index>(text, n, sink, lcp_sink, make_config(o, report));
+        build_suffix_and_lcp_arrays<Index>(text, n, sink, lcp_sink, make_sa_options(o, report));
     } else {
         build_suffix_array<Index>(parse_sa_algorithm(o.algorithm), text, n, sink,
-                                  make_config(o, report));
+                                  make_sa_options(o, report));
     }
     out.commit();
     partial_output[0] = 0;
@@ -210,7 +210,8 @@ int check(const options& o, progress* report) {
     auto t0 = std::chrono::steady_clock::now();
     auto open_text = [&] { return file_source<std::uint8_t>(o.text); };
     auto open_sa = [&] { return file_source<Index>(o.sa); };
-    check_result r = check_suffix_array<Index>(open_text, n, open_sa, n, make_config(o, report));
+    check_result r =
+        check_suffix_array<Index>(open_text, n, open_sa, n, make_sa_options(o, report));
     if (!r.ok) {
         std::fprintf(stderr, "emflow-sa: not a suffix array of '%s': %s\n", o.text.c_str(),
                      r.reason.c_str());
@@ -220,7 +221,7 @@ int check(const options& o, progress* report) {
         r = check_lcp_array<Index>(
             open_text, n, [&](std::uint64_t k) { return file_source<Index>(o.sa, k); },
             [&](std::uint64_t k) { return file_source<Index>(o.lcp, k); }, n,
-            make_config(o, report));
+            make_sa_options(o, report));
         if (!r.ok) {
             std::fprintf(stderr, "emflow-sa: not the LCP array of '%s': %s\n", o.text.c_str(),
                          r.reason.c_str());

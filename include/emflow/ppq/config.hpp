@@ -1,6 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/ppq/config.hpp: the configuration of the parallel priority queue and its validation.
 //
-// ppq_config is what the user sets (0 = derive from memory_bytes); resolved_config is the checked
+// ppq_options is what the user sets (0 = derive from memory_bytes); ppq_layout is the checked
 // result the queue works with: block size in items, buffer sizes, and the memory split.
 #pragma once
 
@@ -15,7 +16,7 @@
 namespace emflow {
 
 //! The settings of a parallel_priority_queue. Every size left at 0 is derived from memory_bytes.
-struct ppq_config {
+struct ppq_options {
     //! Total RAM the queue may use, all buffers and arrays included.
     std::size_t memory_bytes = std::size_t(512) << 20;
     //! Number of insertion heaps = threads that may bulk_push concurrently, and the number of
@@ -40,10 +41,9 @@ struct ppq_config {
     unsigned max_arrays_per_level = 64;
 };
 
-namespace ppq_detail {
-
-//! The validated configuration, in items where the queue counts items.
-struct resolved_config {
+//! The validated configuration of a queue (make_ppq_layout), in items where the queue counts
+//! items: what parallel_priority_queue::layout() reports.
+struct ppq_layout {
     unsigned threads = 1;            //!< insertion heaps and worker threads
     std::size_t block_bytes = 0;     //!< bytes per external block (a multiple of 4096)
     std::size_t block_items = 0;     //!< items per external block
@@ -57,28 +57,33 @@ struct resolved_config {
     std::size_t pool_bytes = 0;      //!< the rest: internal arrays and read buffers
 };
 
-inline std::invalid_argument config_error(const std::string& param, std::size_t minimum,
-                                          const std::string& why) {
-    return std::invalid_argument("emflow::parallel_priority_queue: ppq_config." + param +
+namespace detail {
+
+inline std::invalid_argument ppq_option_error(const std::string& param, std::size_t minimum,
+                                              const std::string& why) {
+    return std::invalid_argument("emflow::parallel_priority_queue: ppq_options." + param +
                                  " must be at least " + std::to_string(minimum) + " (" + why + ")");
 }
 
+}  // namespace detail
+
 //! Checks cfg for items of item_bytes bytes and derives the defaults; throws
 //! std::invalid_argument naming the parameter and its minimum.
-inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
-    resolved_config r;
+inline ppq_layout make_ppq_layout(const ppq_options& cfg, std::size_t item_bytes) {
+    ppq_layout r;
     r.threads =
         cfg.num_threads ? cfg.num_threads : std::max(1u, std::thread::hardware_concurrency());
     if (r.threads > 1024)
         throw std::invalid_argument(
-            "emflow::parallel_priority_queue: ppq_config.num_threads must be at most 1024");
+            "emflow::parallel_priority_queue: ppq_options.num_threads must be at most 1024");
     const std::size_t M = cfg.memory_bytes;
     const std::size_t unit = std::lcm<std::size_t>(item_bytes, 4096);
 
     std::size_t block =
         cfg.block_size ? cfg.block_size : std::clamp<std::size_t>(M / 256, 64 << 10, 2 << 20);
     if (block < unit) {
-        if (cfg.block_size) throw config_error("block_size", unit, "lcm(sizeof(T), 4096)");
+        if (cfg.block_size)
+            throw detail::ppq_option_error("block_size", unit, "lcm(sizeof(T), 4096)");
         block = unit;
     }
     r.block_bytes = block / unit * unit;
@@ -88,27 +93,28 @@ inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
                          ? cfg.write_buffer_bytes / r.block_bytes
                          : std::max<std::size_t>(2 * r.threads, M / 32 / r.block_bytes);
     if (r.write_blocks < 2 * r.threads)
-        throw config_error("write_buffer_bytes", 2 * r.threads * r.block_bytes,
-                           "two blocks per thread");
+        throw detail::ppq_option_error("write_buffer_bytes", 2 * r.threads * r.block_bytes,
+                                       "two blocks per thread");
     // Even counts: the writer fills one half while the other half is being written.
     r.write_blocks += r.write_blocks % 2;
     r.read_blocks = cfg.read_buffer_bytes ? cfg.read_buffer_bytes / r.block_bytes
                                           : std::max<std::size_t>(2, M / 64 / r.block_bytes);
-    if (r.read_blocks < 1) throw config_error("read_buffer_bytes", r.block_bytes, "one block");
+    if (r.read_blocks < 1)
+        throw detail::ppq_option_error("read_buffer_bytes", r.block_bytes, "one block");
     std::size_t extract_bytes = cfg.extract_buffer_bytes
                                     ? cfg.extract_buffer_bytes
                                     : std::max<std::size_t>(r.block_bytes, M / 64);
     if (extract_bytes < r.block_bytes)
-        throw config_error("extract_buffer_bytes", r.block_bytes, "one block");
+        throw detail::ppq_option_error("extract_buffer_bytes", r.block_bytes, "one block");
     r.extract_items = extract_bytes / item_bytes;
     std::size_t heap_bytes = cfg.insertion_heap_bytes
                                  ? cfg.insertion_heap_bytes
                                  : std::clamp<std::size_t>(M / 16 / r.threads, 32 << 10, 2 << 20);
     if (heap_bytes < 64 * item_bytes)
-        throw config_error("insertion_heap_bytes", 64 * item_bytes, "64 items");
+        throw detail::ppq_option_error("insertion_heap_bytes", 64 * item_bytes, "64 items");
     r.heap_items = heap_bytes / item_bytes;
     if (cfg.max_arrays_per_level < 2)
-        throw config_error("max_arrays_per_level", 2, "a merge needs two arrays");
+        throw detail::ppq_option_error("max_arrays_per_level", 2, "a merge needs two arrays");
     r.max_per_level = cfg.max_arrays_per_level;
 
     r.memory_bytes = M;
@@ -118,12 +124,12 @@ inline resolved_config resolve(const ppq_config& cfg, std::size_t item_bytes) {
     // The pool must hold read buffers for at least 4 external arrays and one internal array.
     const std::size_t min_pool = 4 * r.read_blocks * r.block_bytes + r.heap_items * item_bytes;
     if (M < r.fixed_bytes + min_pool)
-        throw config_error("memory_bytes", r.fixed_bytes + min_pool,
-                           "insertion heaps, extract and write buffers, and read buffers for "
-                           "four external arrays with these settings");
+        throw detail::ppq_option_error(
+            "memory_bytes", r.fixed_bytes + min_pool,
+            "insertion heaps, extract and write buffers, and read buffers for "
+            "four external arrays with these settings");
     r.pool_bytes = M - r.fixed_bytes;
     return r;
 }
 
-}  // namespace ppq_detail
 }  // namespace emflow

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/ppq/stats.hpp: counters reported by parallel_priority_queue::stats().
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/any_pull_source.hpp: a pull node of T standing for any pull node of T (type
 // erasure: one indirect call per batch of up to default_chunk elements, which are copied once).
 // Lets a long pipeline be compiled once for all its sources, e.g. a suffix-array construction

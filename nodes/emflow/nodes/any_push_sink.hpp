@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/any_push_sink.hpp: a push node of T standing for any push node of T, by reference
 // (type erasure: one indirect call per batch). Lets a graph whose type would depend on its sink's
 // type be compiled once for all sinks (e.g. a long pipeline in a library translation unit).

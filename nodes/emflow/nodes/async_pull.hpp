@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/async_pull.hpp: asynchronous pull node. A task of the shared arena pulls src into
 // the producer buffer while the consumer reads the other buffer (Figure 3); the task fills one
 // buffer and returns, and is spawned again after each swap. Gives batch access through a plain

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/async_push.hpp: asynchronous push node. Pushes land in the producer buffer; a
 // task of the shared arena pushes each full buffer into the successor (one buffer per task,
 // re-spawned while buffers are pending), so the pusher and the successor run in parallel.

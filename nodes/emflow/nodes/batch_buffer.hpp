@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/batch_buffer.hpp: a refillable array with a read position, behind the sorter's
 // output batches (other nodes get theirs from buffered_pull, pull_base.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/batched.hpp: gives batch access to a node written element-wise only (empty(),
 // operator*(), operator++() and a start(run_context&)), by copying chunks into a buffer.
 //

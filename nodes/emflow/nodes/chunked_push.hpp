@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/chunked_push.hpp: moving elements from a pull node into push nodes, written once.
 // A chunked_push<T> hands a pull node's batches on as contiguous chunks of at most chunk
 // elements (plain pointers; a batch whose iterator is not a pointer is copied into a scratch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/collect.hpp: pull node reading several inputs round-robin, chunk elements from
 // each in turn (Figure 7); with distribute()'s chunk it restores the original order. An input
 // that ends is skipped from then on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/connect.hpp: makes a part of a graph reachable from the primary sink (Figure 7).
 // connect(src, other) passes src through; start() starts `other` (e.g. a pump driving a
 // distribute/collect construct) before src. No data crosses the extra edge.

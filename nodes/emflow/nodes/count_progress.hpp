@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/count_progress.hpp: scanning node that counts the elements its consumer advances
 // past into a progress phase (once per batch, so it costs nothing per element).
 //

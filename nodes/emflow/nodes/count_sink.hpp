@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/count_sink.hpp: a push sink that discards its elements and counts them.
 //
 //   count_sink<std::uint64_t> counter;  ...  counter.count(), counter.stopped()

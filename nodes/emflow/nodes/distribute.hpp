@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/distribute.hpp: push node dealing its input round-robin, chunk elements at a time,
 // to several push successors (Figure 7); collect() with the same chunk restores the order.
 //

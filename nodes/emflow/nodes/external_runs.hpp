@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/external_runs.hpp: the sorted runs of an external sort on disk, and their merge.
 //
 // Runs are the PPQ's external arrays (ppq/external_array.hpp): blocks on STXXL's block manager
@@ -15,8 +16,8 @@
 //   while (std::size_t k = runs.merge(out, cap)) use(out, k);
 #pragma once
 
+#include <emflow/algorithm/external_arrays.hpp>
 #include <emflow/external_memory.hpp>
-#include <emflow/ppq/external_arrays.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -36,13 +37,13 @@ class external_runs {
     // Items go to disk as bytes, as in STXXL's containers.
     static_assert(std::is_trivially_destructible_v<T> && std::is_copy_constructible_v<T>,
                   "external_runs stores items as bytes");
-    using array_type = ppq_detail::external_array<T>;
+    using array_type = algorithm::external_array<T>;
     using array_ptr = std::unique_ptr<array_type>;
 
 public:
     //! The size of a block on disk: a multiple of 4 KiB and of sizeof(T), about 256 KiB.
     static std::size_t block_bytes() {
-        const std::size_t unit = std::lcm<std::size_t>(sizeof(T), ppq_detail::disk_unit);
+        const std::size_t unit = std::lcm<std::size_t>(sizeof(T), algorithm::disk_unit);
         return std::max<std::size_t>(1, (std::size_t(256) << 10) / unit) * unit;
     }
     //! Blocks of the writer that forms runs (two halves: one fills while one is written).
@@ -71,7 +72,7 @@ public:
     //! Writes the sorted items [first, first + n) as a new run (one thread at a time).
     void add(const T* first, std::size_t n) {
         if (n == 0) return;
-        ppq_detail::external_writer<T> w(run_cfg_, 0, next_disk_);
+        algorithm::external_writer<T> w(run_cfg_, 0, next_disk_);
         while (n > 0) {
             std::size_t room;
             T* dst = w.space(room);
@@ -100,8 +101,8 @@ public:
     //! first if one pass does not fit; threads: of the parallel merge (1: sequential).
     void start_merge(std::size_t mem_bytes, unsigned threads) {
         mem_bytes = std::max(mem_bytes, merge_minimum());
-        workers_ = std::make_unique<ppq_detail::workers>(
-            ppq_detail::workers::in_caller_arena(std::max(1u, threads)));
+        workers_ = std::make_unique<algorithm::workers>(
+            algorithm::workers::in_caller_arena(std::max(1u, threads)));
         // Earlier passes: a writer of two blocks and a spare block beside the runs' blocks.
         const std::size_t blocks = mem_bytes / block_bytes();
         out_items_ = std::max<std::size_t>(1, std::min(mem_bytes / 8, max_out_bytes) / sizeof(T));
@@ -111,7 +112,7 @@ public:
         while (runs_.size() + 1 > read_blocks)
             merge_smallest(std::min(blocks - 3, runs_.size() + 2 - read_blocks), blocks - 3);
         merging_ =
-            std::make_unique<ppq_detail::external_arrays<T, Order>>(merge_cfg_, order_, stats_);
+            std::make_unique<algorithm::external_arrays<T, Order>>(merge_cfg_, order_, stats_);
         merging_->set_read_budget(read_blocks);
         add_all(*merging_, runs_.begin(), runs_.end());
         runs_.clear();
@@ -129,7 +130,7 @@ public:
     void clear() noexcept {
         merging_.reset();
         workers_.reset();
-        ppq_detail::block_pool none;  // unmerged runs hold no read buffers
+        algorithm::block_pool none;  // unmerged runs hold no read buffers
         for (auto& r : runs_) r->release(none);
         runs_.clear();
     }
@@ -141,7 +142,7 @@ private:
     //! Moves the runs [first, last) into arrays, then plans their prefetching once (planned
     //! after each one, the first run's hints would take the whole budget and be dropped again).
     template <class It>
-    static void add_all(ppq_detail::external_arrays<T, Order>& arrays, It first, It last) {
+    static void add_all(algorithm::external_arrays<T, Order>& arrays, It first, It last) {
         arrays.set_prefetch(false);
         for (; first != last; ++first) arrays.add(std::move(*first));
         arrays.set_prefetch(true);
@@ -152,11 +153,11 @@ private:
         std::sort(runs_.begin(), runs_.end(), [](const array_ptr& a, const array_ptr& b) {
             return a->remaining() < b->remaining();
         });
-        ppq_detail::external_arrays<T, Order> group(merge_cfg_, order_, stats_);
+        algorithm::external_arrays<T, Order> group(merge_cfg_, order_, stats_);
         group.set_read_budget(read_blocks);
         add_all(group, runs_.begin(), runs_.begin() + std::ptrdiff_t(g));
         runs_.erase(runs_.begin(), runs_.begin() + std::ptrdiff_t(g));
-        ppq_detail::external_writer<T> out(merge_cfg_, 0, next_disk_);
+        algorithm::external_writer<T> out(merge_cfg_, 0, next_disk_);
         while (!group.empty()) {
             std::size_t room;
             T* dst = out.space(room);
@@ -166,11 +167,11 @@ private:
     }
 
     Order order_;
-    ppq_detail::resolved_config run_cfg_, merge_cfg_;  // referenced by writers and arrays
+    ppq_layout run_cfg_, merge_cfg_;  // referenced by writers and arrays
     ppq_stats stats_;
     std::vector<array_ptr> runs_;
-    std::unique_ptr<ppq_detail::external_arrays<T, Order>> merging_;
-    std::unique_ptr<ppq_detail::workers> workers_;
+    std::unique_ptr<algorithm::external_arrays<T, Order>> merging_;
+    std::unique_ptr<algorithm::workers> workers_;
     std::size_t out_items_ = 0;
     unsigned next_disk_ = 0;
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/file.hpp: flat files of trivially copyable elements as a source and a sink, read
 // and written with STXXL's asynchronous I/O (two buffers: one is in flight while the graph works
 // on the other). The sink writes under a temporary name next to its target and renames it only

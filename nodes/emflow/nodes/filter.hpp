@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/filter.hpp: scanning node keeping the elements for which pred holds; batches of
 // the survivors through a plain pointer.
 //
@@ -6,6 +7,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/nodes/pull_base.hpp>
+#include <emflow/requirements.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -18,6 +20,9 @@ template <class Src, class Pred>
 class filter_node : public buffered_pull<filter_node<Src, Pred>, value_t<Src>> {
     using T = value_t<Src>;
     friend class buffered_pull<filter_node, T>;
+    static_assert(is_predicate_of_v<Pred, T>,
+                  "emflow::filter(pred): pred must be callable as pred(const T&) with T the "
+                  "source's element type, and return bool");
 
 public:
     //! src filtered by pred.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/generate.hpp: a source of n elements produced by a callable, called once per
 // element in order (so it may be stateful, e.g. a random number generator).
 //
@@ -17,7 +18,7 @@ namespace emflow {
 template <class F>
 auto generate(std::uint64_t n, F f, std::size_t chunk = default_chunk) {
     using T = std::decay_t<std::invoke_result_t<F&>>;
-    return from_refill<T>(
+    return refill_source<T>(
         [f = std::move(f), left = n](T* out, std::size_t cap) mutable {
             std::size_t k = left < cap ? static_cast<std::size_t>(left) : cap;
             for (std::size_t i = 0; i < k; ++i) out[i] = f();

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/materialize.hpp: the primary sink. materialize() starts the whole graph (pull
 // edges backwards, push edges forwards), runs it in the shared arena, and rethrows the first
 // exception of any node (also from async segments on other threads) after every segment stopped.
@@ -35,11 +36,6 @@ template <class I>
 struct is_iterator<I, std::void_t<typename std::iterator_traits<I>::iterator_category>>
     : std::true_type {};
 
-template <class N, class = void>
-struct is_push_node : std::false_type {};
-template <class N>
-struct is_push_node<N, std::void_t<decltype(std::declval<N&>().push_stop())>> : std::true_type {};
-
 //! Pulls src to its end, calling f(batch iterator, n) per batch.
 template <class Src, class F>
 void drain(Src& src, F&& f) {
@@ -55,6 +51,7 @@ void drain(Src& src, F&& f) {
 //! Runs the graph ending in src, writing its elements to out; returns the final iterator.
 template <class Src, class OutIt, std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
 OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
+    static_assert(is_pull_node_v<Src>, "emflow::materialize(src, out): src must be a pull node");
     run_graph([&](run_context& ctx) { src.start(ctx); },
               [&](run_context&) {
                   detail::drain(src, [&](auto first, std::size_t n) {
@@ -68,6 +65,7 @@ OutIt materialize(Src&& src, OutIt out, const run_options& opt = {}) {
 //! Runs the graph ending in src, replacing out's contents by its elements.
 template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
 void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_options& opt = {}) {
+    static_assert(is_pull_node_v<Src>, "emflow::materialize(src, out): src must be a pull node");
     auto writer = vector_sink(out);  // clears out when it starts
     run_graph(
         [&](run_context& ctx) {
@@ -82,10 +80,13 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_
 }
 
 //! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
-template <class Src, class Sink,
-          std::enable_if_t<detail::is_push_node<std::decay_t<Sink>>::value, int> = 0>
+template <class Src, class Sink, std::enable_if_t<is_push_node_v<Sink>, int> = 0>
 void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
+    static_assert(is_pull_node_v<Src>, "emflow::materialize(src, sink): src must be a pull node");
     using T = value_t<Src>;
+    static_assert(std::is_same_v<T, value_t<Sink>>,
+                  "emflow::materialize(src, sink): the source's element type must be the sink's; "
+                  "convert with src | transform(...)");
     chunked_push<T> chunks;
     run_graph(
         [&](run_context& ctx) {

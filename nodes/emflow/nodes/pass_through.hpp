@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/pass_through.hpp: the pull members of a node that passes its predecessor's
 // elements and batches through (tap, split, connect, transform, progress counters), written once.
 // A node derives from pass_through<Derived, Src> and redefines only the members it changes; a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/pq_push.hpp: the push side of a parallel_priority_queue: producer pipelines feed
 // the queue as one bulk-push phase, overlapped with the queue's insertion work.
 //
@@ -49,11 +50,11 @@ namespace detail {
 template <class Queue>
 void require_heap_per_thread(const Queue& q) {
     const int threads = flow_arena().max_concurrency();
-    if (q.config().threads < unsigned(threads))
+    if (q.layout().threads < unsigned(threads))
         throw std::invalid_argument(
-            "emflow: the queue has " + std::to_string(q.config().threads) +
+            "emflow: the queue has " + std::to_string(q.layout().threads) +
             " insertion heaps but the flow arena runs " + std::to_string(threads) +
-            " threads; set ppq_config.num_threads >= " + std::to_string(threads));
+            " threads; set ppq_options.num_threads >= " + std::to_string(threads));
 }
 
 //! Pulls src to its end (or until the graph is cancelled) into q, one bulk_push per batch.
@@ -176,7 +177,7 @@ private:
         if (declared_in_ == ctx.id()) return;
         declared_in_ = ctx.id();
         ctx.memory().declare_run_long("priority queue",
-                                      memory_demand::fixed(queue_.config().memory_bytes));
+                                      memory_demand::fixed(queue_.layout().memory_bytes));
     }
     void stop_one() {
         {

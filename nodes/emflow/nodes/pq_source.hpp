@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/pq_source.hpp: the pull side of a parallel_priority_queue as a source node. It
 // emits the queue's items in pop order through the batch interface, refilled by
 // bulk_pop(max) or, with a limit, by bulk_pop_limit(limit, max), so downstream sorters,
@@ -38,7 +39,7 @@ public:
     //! throughout) to the run's memory plan.
     void start(run_context& ctx) {
         ctx.memory().declare_run_long("priority queue",
-                                      memory_demand::fixed(queue_.config().memory_bytes));
+                                      memory_demand::fixed(queue_.layout().memory_bytes));
         ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(T)));
         buf_.reserve(batch_);
     }

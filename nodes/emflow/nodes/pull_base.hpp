@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/pull_base.hpp: the six pull members (empty, operator*, operator++, batch_length,
 // batch_begin, operator+=) written once, for nodes that hand out their elements batch by batch.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/pump.hpp: an active node that pulls src and pushes everything into a push node,
 // as its own segment (tasks of one chunk each), then calls push_stop(). Reached from the
 // primary sink through connect().

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/push_pull.hpp: push-pull node: synchronizes a pushing segment with a pulling one
 // through two swapped buffers (Figure 3), doing no work itself. The two sides must run in
 // different segments (e.g. the pushers are driven by an async node or a pump), otherwise the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/push_transform.hpp: push-side scanning node: pushes f(x) into succ for every x.
 //
 //   auto worker = push_transform(pp, [](std::uint64_t seed) { return expensive(seed); });

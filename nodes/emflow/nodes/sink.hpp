@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/sink.hpp: push sinks whose body is a lambda. sink<T>(f) calls f(const T&) per
 // element; batch_sink<T>(f) calls f(const T* data, size_t n) per batch (single pushes are batches
 // of one). An optional second callable runs at push_stop().
@@ -16,6 +17,9 @@ namespace emflow {
 //! Push sink calling f per batch and stop() at the end of data.
 template <class T, class F, class Stop>
 class batch_sink_node {
+    static_assert(std::is_invocable_v<F&, const T*, std::size_t>,
+                  "emflow::batch_sink<T>(f): f must be callable as f(const T* data, size_t n)");
+
 public:
     using value_type = T;  //!< element type
 
@@ -39,6 +43,10 @@ private:
 //! Push sink calling f per element and stop() at the end of data.
 template <class T, class F, class Stop>
 class lambda_sink_node {
+    static_assert(std::is_invocable_v<F&, const T&>,
+                  "emflow::sink<T>(f): f must be callable as f(const T&) with T the sink's "
+                  "element type");
+
 public:
     using value_type = T;  //!< element type
 

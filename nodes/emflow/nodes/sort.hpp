@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/sort.hpp: sorting node, pull in and pull out, with a memory budget. It is a
 // sorter_node fed from src: with async runs (the default) src is read by its own segment
 // (Figure 5: an async pull in front of run creation, tasks of one run each) that overlaps with
@@ -11,6 +12,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/nodes/sorter.hpp>
+#include <emflow/requirements.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -23,6 +25,10 @@ namespace emflow {
 //! Pull node: src sorted by cmp.
 template <class Src, class Cmp>
 class sort_node {
+    static_assert(is_order_of_v<Cmp, value_t<Src>>,
+                  "emflow::sort(cmp): cmp must be callable as cmp(const T&, const T&) -> bool "
+                  "with T the source's element type (std::less<> needs an operator< for T)");
+
 public:
     using value_type = value_t<Src>;  //!< element type
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/sorter.hpp: push-fed sorter with a memory budget: a push node while its input
 // arrives, a pull node (the merged, sorted stream) after push_stop(). Usable symmetrically
 // anywhere in a graph; no split-up sorting node needed.
@@ -35,7 +36,8 @@
 #include <emflow/nodes/batch_buffer.hpp>
 #include <emflow/nodes/external_runs.hpp>
 
-#include <emflow/ppq/block_quicksort.hpp>
+#include <emflow/algorithm/block_quicksort.hpp>
+#include <emflow/requirements.hpp>
 
 #include <oneapi/tbb/parallel_sort.h>
 #include <oneapi/tbb/task_arena.h>
@@ -64,6 +66,9 @@ struct sort_options {
 //! Push in, pull out sorter.
 template <class T, class Cmp>
 class sorter_node {
+    static_assert(is_order_of_v<Cmp, T>,
+                  "emflow::sorter<T>(cmp): cmp must be callable as cmp(const T&, const T&) -> bool "
+                  "(std::less<> needs an operator< for T)");
     using runs_type = external_runs<T, Cmp>;
 
 public:
@@ -271,10 +276,10 @@ private:
         T* last = first + run.size();
         if constexpr (std::is_trivially_copyable_v<T>) {
             if (opt_.parallel_sort)
-                ppq_detail::parallel_block_quicksort(
+                algorithm::parallel_block_quicksort(
                     first, last, cmp_, unsigned(tbb::this_task_arena::max_concurrency()));
             else
-                ppq_detail::block_quicksort(first, last, cmp_);
+                algorithm::block_quicksort(first, last, cmp_);
         } else if (opt_.parallel_sort) {
             tbb::parallel_sort(first, last, cmp_);
         } else {

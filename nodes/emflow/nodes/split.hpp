@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/split.hpp: branches a stream. While being pulled, passes src through and pushes
 // every element it advances past side-ways into one or more push successors; push_stop() reaches
 // them when src runs empty.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/streamify.hpp: source file nodes. streamify() over an iterator range (zero-copy
 // batches for random-access iterators), over a std::vector (plain pointers), and over an
 // stxxl::vector forwards or backwards (STXXL's prefetching bufreader, opened at start()).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/tap.hpp: scanning node that shows every element, exactly once and in order, to a
 // callable as the consumer advances past it (batches pass through unchanged); checksum() taps
 // an order-independent checksum.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/transform.hpp: scanning node applying f to every element, lazily: batch_begin()
 // is an iterator computing f on access, so a chain of transforms fuses into the consumer's loop.
 // f should be pure (it may run more than once per element); use tap() for side effects.
@@ -7,6 +8,7 @@
 
 #include <emflow/node.hpp>
 #include <emflow/nodes/pass_through.hpp>
+#include <emflow/requirements.hpp>
 
 #include <cstddef>
 #include <type_traits>
@@ -35,6 +37,10 @@ private:
 //! Pull node: f(x) for every x of src.
 template <class Src, class F>
 class transform_node : public pass_through<transform_node<Src, F>, Src> {
+    static_assert(is_transform_of_v<F, value_t<Src>>,
+                  "emflow::transform(f): f must be callable as f(const T&) with T the source's "
+                  "element type, and return the new element");
+
 public:
     //! element type
     using value_type = std::decay_t<std::invoke_result_t<const F&, const value_t<Src>&>>;

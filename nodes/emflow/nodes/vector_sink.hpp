@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/vector_sink.hpp: a push sink that writes an stxxl::vector (replaced) front to back,
 // with overlapped block writes: the writer of materialize(src, v), as a push node for push
 // graphs and wherever a push sink is expected (e.g. erased into an any_push_sink<T>). A failed

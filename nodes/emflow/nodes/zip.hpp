@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/zip.hpp: joins two pull inputs element by element into std::pairs; ends with the
 // shorter input. The rest of the longer input is then read and discarded, so that every node
 // upstream of it finishes: a split there still pushes the whole stream into its side outputs

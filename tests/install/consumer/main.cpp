@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program outside the emflow tree, built against an installed emflow: the umbrella header
 // (a flow graph with a sort), the PPQ and a pipeline (the time-forward evaluation of a chain).
 #include <emflow/external_memory.hpp>
@@ -30,7 +31,7 @@ bool flow_graph_ok() {
 }
 
 bool ppq_ok() {
-    emflow::ppq_config cfg;
+    emflow::ppq_options cfg;
     cfg.memory_bytes = 16 << 20;
     emflow::parallel_priority_queue<std::uint64_t, std::greater<>> pq(std::greater<>(), cfg);
     for (std::uint64_t i = 0; i < 1000; ++i) pq.push((i * 7919) % 1000);
@@ -45,9 +46,9 @@ bool pipeline_ok() {
     tfp::edge_vector edges;
     for (std::int64_t v = 0; v < 100; ++v) inputs.push_back(1);
     for (std::uint64_t v = 0; v + 1 < 100; ++v) edges.push_back({v, v + 1, 0});
-    tfp::evaluation_config cfg;
+    tfp::evaluation_options cfg;
     cfg.memory_bytes = 64 << 20;
-    emflow::adaptive_window window(tfp::default_target_bulk(cfg));
+    emflow::pipelines::tfp::adaptive_window window(tfp::default_target_bulk(cfg));
     tfp::value_vector values;
     tfp::evaluate_dag(inputs, edges, values, window, cfg);
     return values.size() == 100 && values[99] == 100;  // a chain of inputs 1

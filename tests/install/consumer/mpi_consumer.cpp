@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // A program outside the emflow tree, built against an installed emflow's MPI component: every
 // rank routes its numbers to their owners (value mod ranks) through an exchange.
 #include <emflow/mpi/environment.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The Diamond graph: traditional and parallel variants give identical output and checksums,
 // equal to an in-memory reference; several runs per sorter; no temp file left. Every pair may
 // occur, the extremes {0, 0} and {2^64-1, 2^64-1} too (the sorters need no sentinels).
@@ -42,7 +43,7 @@ void check_diamond(const std::vector<diamond_pair>& pairs, std::size_t sorter_by
         ref_quads.emplace_back(p, p);
         ref_out.add(ref_quads.back());
     }
-    diamond_config cfg;
+    diamond_options cfg;
     cfg.memory_bytes = 32 << 20;
     cfg.sorter_bytes = sorter_bytes;  // 4 MiB: about 0.1M pairs per run, several per sorter
 

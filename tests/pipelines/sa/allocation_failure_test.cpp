@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Suffix sorting when RAM runs out: a failed allocation at any point of DC3 (both pipelining
 // modes), prefix doubling and eSAIS (with its LCP array), all through external levels, and of
 // DC3 whose first reduced text is ranked in RAM by prefix doubling, reaches the caller as
@@ -29,7 +30,7 @@ namespace {
 //! symbols.
 template <class Settings>
 Settings external(pipelining mode) {
-    return emflow_test::sa_settings<Settings>(24 * MiB, mode, 1000);
+    return emflow_test::make_sa_options<Settings>(24 * MiB, mode, 1000);
 }
 
 }  // namespace
@@ -43,15 +44,15 @@ TEST_CASE("a failed allocation in a suffix-array construction reaches the caller
         sa_vector<std::uint32_t> out;
         for (auto mode : {pipelining::parallel, pipelining::traditional}) {
             INFO("DC3, mode " << int(mode));
-            const auto s = external<dc3_detail::dc3_settings>(mode);
-            auto run = [&] { dc3_detail::run<std::uint32_t>(open, t.size(), out, s); };
+            const auto s = external<detail::dc3::dc3_options>(mode);
+            auto run = [&] { detail::dc3::run<std::uint32_t>(open, t.size(), out, s); };
             emflow_test::check_failures_reach_the_caller(run);
             run();
             emflow_test::check_reference(t, std::vector<std::uint64_t>(out.begin(), out.end()));
         }
         {
             INFO("prefix doubling");
-            sa_config cfg;
+            sa_options cfg;
             cfg.memory_bytes = 24 * MiB;
             auto run = [&] { prefix_doubling<std::uint32_t>(open, t.size(), out, cfg, 2); };
             emflow_test::check_failures_reach_the_caller(run);
@@ -60,9 +61,9 @@ TEST_CASE("a failed allocation in a suffix-array construction reaches the caller
         }
         {
             INFO("eSAIS with the LCP array");
-            const auto s = external<esais_detail::esais_settings>(pipelining::parallel);
+            const auto s = external<detail::esais::esais_options>(pipelining::parallel);
             sa_vector<std::uint32_t> lcp;
-            auto run = [&] { esais_detail::run<std::uint32_t>(open, t.size(), out, s, &lcp); };
+            auto run = [&] { detail::esais::run<std::uint32_t>(open, t.size(), out, s, &lcp); };
             emflow_test::check_failures_reach_the_caller(run);
             run();
             const std::vector<std::uint64_t> sa(out.begin(), out.end());
@@ -90,8 +91,8 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
             for (auto mode : {pipelining::parallel, pipelining::traditional}) {
                 INFO("DC3, copy of " << copy << ", mode " << int(mode));
                 const auto s =
-                    emflow_test::sa_settings<dc3_detail::dc3_settings>(24 * MiB, mode, 150000);
-                auto run = [&] { dc3_detail::run<std::uint32_t>(open, t.size(), out, s); };
+                    emflow_test::make_sa_options<detail::dc3::dc3_options>(24 * MiB, mode, 150000);
+                auto run = [&] { detail::dc3::run<std::uint32_t>(open, t.size(), out, s); };
                 emflow_test::check_failures_reach_the_caller(run);
                 run();
                 emflow_test::check_reference(t, std::vector<std::uint64_t>(out.begin(), out.end()));
@@ -104,7 +105,7 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
     std::vector<std::uint32_t> text(200000);
     for (auto& c : text) c = std::uint32_t(1 + rng() % text.size());
     std::vector<std::uint32_t> expected(text.size());
-    dc3_detail::suffix_array_in_memory(text.data(), text.size(), text.size(), expected.data());
+    detail::dc3::suffix_array_in_memory(text.data(), text.size(), text.size(), expected.data());
     for (bool parallel : {false, true}) {
         INFO("parallel " << parallel);
         std::vector<std::uint64_t> pairs;
@@ -112,7 +113,8 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
             std::vector<std::uint64_t>().swap(pairs);  // allocated anew by every run
             std::vector<std::uint32_t> s = text;
             std::size_t sigma = text.size();
-            return dc3_detail::suffix_array_by_doubling(s, sigma, pairs, parallel, 2 * text.size());
+            return detail::dc3::suffix_array_by_doubling(s, sigma, pairs, parallel,
+                                                         2 * text.size());
         };
         const long total = emflow_test::count_large_requests(run);
         REQUIRE(total >= 2);  // the copy of the text and the pairs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The external suffix-array checker: accepts every correct array (all index widths, budgets that
 // force its sorters to disk, std and stxxl vectors and files) and rejects every mutation: two
 // entries swapped, one duplicated, one off by one, one out of range, the array truncated.
@@ -25,7 +26,7 @@ check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
     const auto idx = emflow_test::as_index<Index>(sa);
     return check_suffix_array<Index>([&] { return streamify(t); }, t.size(),
                                      [&] { return streamify(idx); }, idx.size(),
-                                     emflow_test::checker_config(memory));
+                                     emflow_test::checker_options(memory));
 }
 
 }  // namespace
@@ -51,7 +52,7 @@ TEST_CASE("checker spills to disk with a small budget, inputs from stxxl::vector
     for (auto c : t) text.push_back(c);
     for (auto x : ref) sa.push_back(x);
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
-        sa_config cfg;
+        sa_options cfg;
         cfg.memory_bytes = 24 << 20;  // the vectors' readers hold 12 MiB (2 MiB blocks)
         cfg.mode = mode;
         auto io_before = current_io_volume();
@@ -137,7 +138,7 @@ TEST_CASE("checker reads text and array from files", "[sa][checker]") {
     CHECK(r.ok);
     if constexpr (emflow_test::wide_indices) {
         // Read with the wrong width, the same bytes are no suffix array.
-        const sa_config rejecting = emflow_test::checker_config();
+        const sa_options rejecting = emflow_test::checker_options();
         CHECK_FALSE(check_suffix_array<std::uint32_t>(
                         [&] { return file_source<std::uint8_t>(text_path); }, t.size(),
                         [&] { return file_source<std::uint32_t>(sa_path); }, t.size() * 5 / 4,

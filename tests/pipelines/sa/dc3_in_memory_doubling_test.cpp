@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The in-memory base case's prefix doubling (dc3/in_memory_doubling.hpp) against SA-IS
 // (dc3/in_memory.hpp, tested against a reference of its own): large alphabets, where it sorts,
 // on one thread and on the arena's threads, with groups that cross its tasks' ranges and a group
@@ -6,8 +7,8 @@
 // array.
 #include <catch2/catch.hpp>
 
-#include <emflow/pipelines/sa/dc3/in_memory.hpp>
-#include <emflow/pipelines/sa/dc3/in_memory_doubling.hpp>
+#include <emflow/pipelines/sa/detail/dc3/in_memory.hpp>
+#include <emflow/pipelines/sa/detail/dc3/in_memory_doubling.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -17,8 +18,8 @@
 
 #include "test_env.hpp"
 
-using emflow::pipelines::sa::dc3_detail::suffix_array_by_doubling;
-using emflow::pipelines::sa::dc3_detail::suffix_array_in_memory;
+using emflow::pipelines::sa::detail::dc3::suffix_array_by_doubling;
+using emflow::pipelines::sa::detail::dc3::suffix_array_in_memory;
 using text = std::vector<std::uint32_t>;
 
 namespace {

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // The in-memory base case (SA-IS on integer alphabets, dc3/in_memory.hpp) against a prefix-doubling
 // reference: random texts over small and large alphabets (up to one name per symbol, as a DC3
 // level's reduced text can have), all-equal, Fibonacci and period-doubling words (deep
 // recursion), lengths 0 to 100 000, 32- and 64-bit symbols.
 #include <catch2/catch.hpp>
 
-#include <emflow/pipelines/sa/dc3/in_memory.hpp>
+#include <emflow/pipelines/sa/detail/dc3/in_memory.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -15,7 +16,7 @@
 
 #include "test_env.hpp"
 
-using emflow::pipelines::sa::dc3_detail::suffix_array_in_memory;
+using emflow::pipelines::sa::detail::dc3::suffix_array_in_memory;
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // DC3 against libdivsufsort: every standard text through the external levels (the in-memory base
 // case held back to tiny texts) and through the public entry point, all three index types, both
 // pipelining modes (identical output); budgets that make the sorters spill; deep recursion; output
@@ -31,16 +32,17 @@ using emflow_test::first_mismatch;
 using emflow_test::MiB;
 
 //! A settings object: budget, mode, and the longest text a level runs in RAM.
-dc3_detail::dc3_settings settings(std::size_t memory, pipelining mode,
+detail::dc3::dc3_options settings(std::size_t memory, pipelining mode,
                                   std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
-    return emflow_test::sa_settings<dc3_detail::dc3_settings>(memory, mode, in_memory_symbols);
+    return emflow_test::make_sa_options<detail::dc3::dc3_options>(memory, mode, in_memory_symbols);
 }
 
 //! The suffix array of t by DC3 with settings s, as 64-bit values.
 template <class Index>
-std::vector<std::uint64_t> dc3_sa(const text_bytes& t, const dc3_detail::dc3_settings& s) {
-    return emflow_test::sa_of<Index>(
-        [&](auto& out) { dc3_detail::run<Index>([&] { return streamify(t); }, t.size(), out, s); });
+std::vector<std::uint64_t> dc3_sa(const text_bytes& t, const detail::dc3::dc3_options& s) {
+    return emflow_test::sa_of<Index>([&](auto& out) {
+        detail::dc3::run<Index>([&] { return streamify(t); }, t.size(), out, s);
+    });
 }
 
 //! Both modes give the reference suffix array of t.
@@ -79,7 +81,7 @@ TEST_CASE("dc3: standard texts through the public entry point", "[sa][dc3]") {
     for (const auto& nt : emflow_test::standard_texts(emflow_test::test_seed())) {
         INFO(nt.name);
         const auto ref = emflow_test::reference_sa(nt.text);
-        sa_config cfg;
+        sa_options cfg;
         cfg.memory_bytes = 64 * MiB;
         sa_vector<std::uint32_t> out;
         dc3<std::uint32_t>([&] { return streamify(nt.text); }, nt.text.size(), out, cfg);
@@ -103,7 +105,7 @@ TEST_CASE("dc3: the least budget", "[sa][dc3]") {
     const auto ref = emflow_test::reference_sa(t);
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
         auto got =
-            dc3_sa<std::uint32_t>(t, settings(dc3_detail::external_minimum(mode), mode, 1000));
+            dc3_sa<std::uint32_t>(t, settings(detail::dc3::external_minimum(mode), mode, 1000));
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
 }
@@ -128,7 +130,7 @@ TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
         s.report = &report;
         const auto t = emflow_test::fibonacci_text(2000);  // 2000, 1334, then 890 symbols
         sa_vector<std::uint32_t> out;
-        dc3_detail::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
+        detail::dc3::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
     }
     const std::vector<std::string> expected = {
         "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
@@ -145,9 +147,9 @@ TEST_CASE("dc3: output into a push node", "[sa][dc3]") {
         INFO("in-memory limit " << in_memory);
         std::vector<std::uint64_t> got;
         bool stopped = false;
-        dc3_detail::run<emflow_test::index64>([&] { return streamify(t); }, t.size(),
-                                              collect_sink<emflow_test::index64>{&got, &stopped},
-                                              settings(24 * MiB, pipelining::parallel, in_memory));
+        detail::dc3::run<emflow_test::index64>([&] { return streamify(t); }, t.size(),
+                                               collect_sink<emflow_test::index64>{&got, &stopped},
+                                               settings(24 * MiB, pipelining::parallel, in_memory));
         CHECK(stopped);
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
@@ -162,7 +164,7 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
         return streamify(t);
     };
     sa_vector<std::uint32_t> out;
-    sa_config cfg;
+    sa_options cfg;
     cfg.memory_bytes = 4 * MiB;
     // The least budget named is the smaller of the external levels' and the text's in RAM.
     auto fails_naming = [&](std::uint64_t n, std::uint64_t minimum) {
@@ -174,13 +176,13 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
             CHECK(std::string(e.what()).find(std::to_string(minimum)) != std::string::npos);
         }
     };
-    const std::uint64_t external = dc3_detail::external_minimum(pipelining::parallel);
-    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(t.size()) > external);
+    const std::uint64_t external = detail::dc3::external_minimum(pipelining::parallel);
+    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(t.size()) > external);
     fails_naming(t.size(), external);
     const std::uint64_t small = MiB / 4;
-    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(small) < external);
-    REQUIRE(dc3_detail::in_memory_need<std::uint32_t>(small) > cfg.memory_bytes);
-    fails_naming(small, dc3_detail::in_memory_need<std::uint32_t>(small));
+    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(small) < external);
+    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(small) > cfg.memory_bytes);
+    fails_naming(small, detail::dc3::in_memory_need<std::uint32_t>(small));
     cfg.memory_bytes = 64 * MiB;
     CHECK_THROWS_AS(dc3<std::uint32_t>(open, std::uint64_t(1) << 32, out, cfg),
                     std::invalid_argument);
@@ -203,7 +205,7 @@ TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3
             };
             sa_vector<std::uint32_t> out;
             CHECK_THROWS_WITH(
-                dc3_detail::run<std::uint32_t>(open, n, out, settings(24 * MiB, mode, in_memory)),
+                detail::dc3::run<std::uint32_t>(open, n, out, settings(24 * MiB, mode, in_memory)),
                 "text source failed");
         }
     }
@@ -218,11 +220,11 @@ TEMPLATE_TEST_CASE("dc3: the in-memory base case's ranks invert its suffix array
             std::vector<TestType> s(100000);
             for (auto& c : s) c = TestType(1 + rng() % sigma);
             std::vector<TestType> sa(s.size());
-            dc3_detail::suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
+            detail::dc3::suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
             std::vector<TestType> expected(s.size());
             for (std::size_t k = 0; k < sa.size(); ++k) expected[sa[k]] = TestType(k + 1);
             INFO("sigma " << sigma << ", mode " << int(mode));
-            dc3_detail::rank_in_memory(s, sigma, settings(24 * MiB, mode));
+            detail::dc3::rank_in_memory(s, sigma, settings(24 * MiB, mode));
             REQUIRE(s == expected);
         }
     }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Prefix doubling and quadrupling: the suffix arrays of the standard texts equal libdivsufsort's
 // for both tuple widths, both pipelining modes and all three index types; small budgets (several
 // runs per sorter), output into an stxxl::vector and into a push node; bad arguments and too
@@ -35,7 +36,7 @@ std::size_t first_mismatch(const V& got, const std::vector<std::uint64_t>& want)
 
 //! The suffix array of text, into an stxxl::vector, read back.
 template <class Index>
-std::vector<Index> doubling_sa(const text_bytes& text, const sa_config& cfg, unsigned width) {
+std::vector<Index> doubling_sa(const text_bytes& text, const sa_options& cfg, unsigned width) {
     emflow::pipelines::sa::sa_vector<Index> out;
     out.push_back(Index(7));  // replaced
     prefix_doubling<Index>([&] { return streamify(text); }, text.size(), out, cfg, width);
@@ -59,8 +60,8 @@ struct collector {
     void push_stop() { ++*stops; }
 };
 
-sa_config config(std::size_t memory, pipelining mode) {
-    sa_config cfg;
+sa_options config(std::size_t memory, pipelining mode) {
+    sa_options cfg;
     cfg.memory_bytes = memory;
     cfg.mode = mode;
     return cfg;
@@ -160,7 +161,7 @@ TEST_CASE("prefix doubling: reports its rounds as progress phases", "[sa][doubli
         progress report([&](const progress_figures& f) {
             if (f.finished) finished.push_back(f);
         });
-        sa_config cfg = config(16 << 20, pipelining::parallel);
+        sa_options cfg = config(16 << 20, pipelining::parallel);
         cfg.report = &report;
         auto got = doubling_sa<std::uint32_t>(text, cfg, 2);
         CHECK(first_mismatch(got, emflow_test::reference_sa(text)) == std::string::npos);
@@ -170,7 +171,7 @@ TEST_CASE("prefix doubling: reports its rounds as progress phases", "[sa][doubli
     CHECK(finished[1].phase == "doubling round 1 (h=7): sort");
     CHECK(finished[8].phase == "doubling round 8 (h=896): sort");
     CHECK(finished.back().phase == "doubling: suffix array");
-    CHECK(finished[1].bytes == 1000 * sizeof(doubling_detail::keyed_name<std::uint32_t>));
+    CHECK(finished[1].bytes == 1000 * sizeof(detail::doubling::keyed_name<std::uint32_t>));
     CHECK(finished[8].bytes < finished[1].bytes);  // finished positions were discarded
     for (const auto& f : finished) CHECK(f.bytes == f.bytes_total);
 }

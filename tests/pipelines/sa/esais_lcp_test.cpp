@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // eSAIS's LCP array against Kasai's with 32-bit indices (the other widths:
 // esais_widths_test.cpp): every standard text in both pipelining modes, tiny texts, chains with
 // continuations, tiny bulks, a budget that sends the queue and the sorters to disk, deep
@@ -96,20 +97,20 @@ TEST_CASE("esais lcp: the least budget counts the text's readers", "[sa][esais][
     std::uint64_t read = 0;
     auto open = [&] { return streamify(text) | tap([&](std::uint8_t) { ++read; }); };
     auto s = settings(16 * MiB, pipelining::parallel);
-    const std::uint64_t least = esais_detail::least_budget<std::uint32_t>(open, t.size(), s, true);
-    CHECK(least > esais_detail::minimum_budget(pipelining::parallel));
+    const std::uint64_t least = detail::esais::least_budget<std::uint32_t>(open, t.size(), s, true);
+    CHECK(least > detail::esais::minimum_budget(pipelining::parallel));
     CHECK(read == 0);
     emflow::pipelines::sa::sa_vector<std::uint32_t> sa, lcp;
     s.memory_bytes = least - 1;
     try {
-        esais_detail::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+        detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
         FAIL("no config_error");
     } catch (const config_error& e) {
         CHECK(std::string(e.what()).find(std::to_string(least)) != std::string::npos);
     }
     CHECK(read == 0);
     s.memory_bytes = least;
-    esais_detail::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+    detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
     const auto got_sa = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(sa); });
     const auto got_lcp = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(lcp); });
     emflow_test::check_reference(t, got_sa);
@@ -136,7 +137,7 @@ TEST_CASE("esais lcp: the public API, push-node outputs, the LCP checker accepts
           "[sa][esais][lcp]") {
     emflow_test::configure_test_disks();
     const auto t = emflow_test::random_text(50000, 3, emflow_test::test_seed());
-    sa_config cfg;
+    sa_options cfg;
     cfg.memory_bytes = 32 * MiB;
     emflow::pipelines::sa::sa_vector<std::uint32_t> sa, lcp;
     esais<std::uint32_t>([&] { return streamify(t); }, t.size(), sa, lcp, cfg);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The tuples a pass hands over, read back in position order (esais/position_runs.hpp): every
 // tuple once and in order, with runs from one to hundreds and a merge budget from the least
 // (merging the smallest runs first, in several passes) to one pass; the disk blocks go back after
@@ -5,7 +6,7 @@
 // the disk runs full; it takes tuples again after a merge.
 #include <catch2/catch.hpp>
 
-#include <emflow/pipelines/sa/esais/position_runs.hpp>
+#include <emflow/pipelines/sa/detail/esais/position_runs.hpp>
 
 #include <stxxl/bits/common/exceptions.h>
 #include <stxxl/bits/mng/block_manager.h>
@@ -19,8 +20,8 @@
 
 #include "test_env.hpp"
 
-using emflow::pipelines::sa::esais_detail::pos_value;
-using emflow::pipelines::sa::esais_detail::position_runs;
+using emflow::pipelines::sa::detail::esais::pos_value;
+using emflow::pipelines::sa::detail::esais::position_runs;
 
 namespace {
 
@@ -135,7 +136,7 @@ TEST_CASE("position_runs: the disk blocks go back on failure", "[sa][esais]") {
 // from push() or each(), never a wrong or partial result taken for a whole one, and its blocks go
 // back, so the disk takes the next run.
 TEST_CASE("position_runs: a disk that runs full in the merge", "[sa][esais]") {
-    emflow::external_memory_config em;
+    emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{4 << 20}};
     emflow_test::configure_test_disks(em);
     const std::uint64_t before = disk_in_use();

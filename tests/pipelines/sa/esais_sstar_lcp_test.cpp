@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: BSL-1.0
 // The S* LCP search (esais/sstar_lcp.hpp) alone, against the LCPs of adjacent S* suffixes taken
 // from libdivsufsort's suffix array and Kasai's LCP array: texts whose repeats make chains of
 // followers (broken by mutations), texts without, slices of a few suffixes and pairs, the text
 // from a vector (read through) and from a file (jumped over).
 #include <catch2/catch.hpp>
 
-#include <emflow/pipelines/sa/esais/sstar_lcp.hpp>
+#include <emflow/pipelines/sa/detail/esais/sstar_lcp.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -16,7 +17,7 @@
 #include "test_env.hpp"
 
 using namespace emflow;
-using namespace emflow::pipelines::sa::esais_detail;
+using namespace emflow::pipelines::sa::detail::esais;
 using emflow_test::text_bytes;
 
 namespace {

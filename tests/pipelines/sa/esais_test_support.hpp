@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // What the eSAIS tests share: settings, the construction into a vector, the comparison with
 // libdivsufsort (and of the LCP array with Kasai's), and the cases that esais_test.cpp runs for
 // the suffix array and esais_lcp_test.cpp for both arrays.
@@ -25,20 +26,20 @@ using emflow_test::MiB;
 using emflow_test::text_bytes;
 
 //! eSAIS's settings: budget, mode, the longest text a DC3 level of the recursion runs in RAM.
-emflow::pipelines::sa::esais_detail::esais_settings settings(
+emflow::pipelines::sa::detail::esais::esais_options settings(
     std::size_t memory, emflow::pipelines::sa::pipelining mode,
     std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
-    return emflow_test::sa_settings<emflow::pipelines::sa::esais_detail::esais_settings>(
+    return emflow_test::make_sa_options<emflow::pipelines::sa::detail::esais::esais_options>(
         memory, mode, in_memory_symbols);
 }
 
 //! The suffix array of t by eSAIS with settings s, as 64-bit values.
 template <class Index>
 std::vector<std::uint64_t> esais_sa(const text_bytes& t,
-                                    const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+                                    const emflow::pipelines::sa::detail::esais::esais_options& s) {
     return emflow_test::sa_of<Index>([&](auto& out) {
-        emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
-                                                        t.size(), out, s);
+        emflow::pipelines::sa::detail::esais::run<Index>([&] { return emflow::streamify(t); },
+                                                         t.size(), out, s);
     });
 }
 
@@ -75,17 +76,17 @@ inline text_bytes indented_text(std::size_t n, std::uint64_t seed) {
 
 //! eSAIS with settings s gives the suffix array of t.
 template <class Index>
-void check(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+void check(const text_bytes& t, const emflow::pipelines::sa::detail::esais::esais_options& s) {
     emflow_test::check_reference(t, esais_sa<Index>(t, s));
 }
 
 //! eSAIS with settings s gives the suffix array of t and its LCP array (Kasai's).
 template <class Index>
-void check_lcp(const text_bytes& t, const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+void check_lcp(const text_bytes& t, const emflow::pipelines::sa::detail::esais::esais_options& s) {
     emflow::pipelines::sa::sa_vector<Index> lcp;
     const auto sa = emflow_test::sa_of<Index>([&](auto& out) {
-        emflow::pipelines::sa::esais_detail::run<Index>([&] { return emflow::streamify(t); },
-                                                        t.size(), out, s, &lcp);
+        emflow::pipelines::sa::detail::esais::run<Index>([&] { return emflow::streamify(t); },
+                                                         t.size(), out, s, &lcp);
     });
     emflow_test::check_reference(t, sa);
     const auto got = emflow_test::sa_of<Index>([&](auto& out) { out.swap(lcp); });
@@ -99,7 +100,7 @@ enum class arrays { sa, sa_and_lcp };
 
 //! eSAIS with 32-bit indices and settings s gives the arrays a of t.
 inline void check_32(arrays a, const text_bytes& t,
-                     const emflow::pipelines::sa::esais_detail::esais_settings& s) {
+                     const emflow::pipelines::sa::detail::esais::esais_options& s) {
     if (a == arrays::sa)
         check<std::uint32_t>(t, s);
     else
@@ -201,7 +202,7 @@ inline void parallel_bulks(arrays a) {
 inline void least_budget(arrays a, std::initializer_list<unsigned> sigmas) {
     const auto seed = emflow_test::test_seed();
     const std::size_t n = emflow_test::under_address_sanitizer() ? MiB : 4 * MiB;
-    const auto least = emflow::pipelines::sa::esais_detail::minimum_budget(pipelining::parallel);
+    const auto least = emflow::pipelines::sa::detail::esais::minimum_budget(pipelining::parallel);
     for (unsigned sigma : sigmas)
         check_32(a, emflow_test::random_text(n, sigma, seed + sigma),
                  settings(least, pipelining::parallel));
@@ -273,11 +274,11 @@ inline void failing_text_source(arrays a) {
             const auto s = settings(32 * MiB, mode);
             if (a == arrays::sa)
                 CHECK_THROWS_WITH(
-                    emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, n, out, s),
+                    emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, n, out, s),
                     "text source failed");
             else
                 CHECK_THROWS_WITH(
-                    emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, n, out, s, &lcp),
+                    emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, n, out, s, &lcp),
                     "text source failed");
         }
         CHECK(dir.entries() == 0);
@@ -289,7 +290,7 @@ inline void failing_text_source(arrays a) {
 //! least_openings of them; the seed scans open the text again in later phases): the exception
 //! reaches the caller and no temporary file is left; an opening that reads nothing may fail
 //! without effect.
-inline void failing_openings(arrays a, const emflow::pipelines::sa::esais_detail::esais_settings& s,
+inline void failing_openings(arrays a, const emflow::pipelines::sa::detail::esais::esais_options& s,
                              std::size_t stride, std::size_t least_openings) {
     auto& dir = emflow_test::configure_test_disks();
     const auto t = emflow_test::period_doubling_text(20000);  // LCPs up to a quarter of the text
@@ -307,9 +308,9 @@ inline void failing_openings(arrays a, const emflow::pipelines::sa::esais_detail
     auto build = [&] {
         emflow::pipelines::sa::sa_vector<std::uint32_t> out, lcp;
         if (a == arrays::sa)
-            emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, t.size(), out, s);
+            emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, t.size(), out, s);
         else
-            emflow::pipelines::sa::esais_detail::run<std::uint32_t>(open, t.size(), out, s, &lcp);
+            emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, t.size(), out, s, &lcp);
     };
     build();
     const std::vector<bool> reads = read;

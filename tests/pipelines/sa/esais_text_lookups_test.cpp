@@ -1,11 +1,12 @@
+// SPDX-License-Identifier: BSL-1.0
 // The S* LCP search's scanners (esais/text_lookups.hpp) against the text itself: bytes and
 // fingerprints at look-ups sorted by position, overlapping, repeated, rolling (gaps up to the
 // window) and jumping (wider gaps), at the end of the text; look-ups past the end are an error.
 // Also the reader of chained external vectors (esais/chained_reader.hpp) with empty parts.
 #include <catch2/catch.hpp>
 
-#include <emflow/pipelines/sa/esais/chained_reader.hpp>
-#include <emflow/pipelines/sa/esais/text_lookups.hpp>
+#include <emflow/pipelines/sa/detail/esais/chained_reader.hpp>
+#include <emflow/pipelines/sa/detail/esais/text_lookups.hpp>
 #include <emflow/uint40.hpp>
 
 #include <algorithm>
@@ -20,7 +21,7 @@
 
 using namespace emflow;
 using namespace emflow::pipelines::sa;
-using namespace emflow::pipelines::sa::esais_detail;
+using namespace emflow::pipelines::sa::detail::esais;
 
 namespace {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // eSAIS with 40- and 64-bit indices (a translation unit of its own: the widths compile beside
 // the 32-bit tests; the emflow-sa tool tests run every width too): the standard texts through
 // external levels with 40-bit indices, deep recursion, and 64-bit output into a push node; the
@@ -24,9 +25,9 @@ TEST_CASE("esais: 64-bit indices into a push node", "[sa][esais]") {
     const auto t = emflow_test::random_text(50000, 3, emflow_test::test_seed());
     std::vector<std::uint64_t> got;
     bool stopped = false;
-    esais_detail::run<std::uint64_t>([&] { return streamify(t); }, t.size(),
-                                     emflow_test::collect_sink<std::uint64_t>{&got, &stopped},
-                                     settings(32 * MiB, pipelining::parallel));
+    detail::esais::run<std::uint64_t>([&] { return streamify(t); }, t.size(),
+                                      emflow_test::collect_sink<std::uint64_t>{&got, &stopped},
+                                      settings(32 * MiB, pipelining::parallel));
     CHECK(stopped);
     emflow_test::check_reference(t, got);
 }

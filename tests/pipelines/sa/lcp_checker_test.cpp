@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // The external LCP-array checker against Kasai's LCP array: accepts every correct array (all index
 // widths, a budget that forces its sorters to disk) and rejects every mutation: one entry one too
 // large or one too small, LCP[0] not 0, a length beyond the shorter suffix, two entries swapped,
@@ -32,7 +33,7 @@ check_result check(const text_bytes& t, const std::vector<std::uint64_t>& sa,
         return [&v](std::uint64_t k) { return streamify(v.begin() + std::ptrdiff_t(k), v.end()); };
     };
     return check_lcp_array<Index>([&] { return streamify(t); }, t.size(), from(s), from(l),
-                                  l.size(), emflow_test::checker_config(memory), slice_pairs);
+                                  l.size(), emflow_test::checker_options(memory), slice_pairs);
 }
 
 }  // namespace
@@ -166,7 +167,7 @@ TEST_CASE("lcp checker: a source failing in any slice reaches the caller, no fil
                     [&] { return failing(0, t, 0); }, t.size(),
                     [&](std::uint64_t k) { return failing(1, sa, std::size_t(k)); },
                     [&](std::uint64_t k) { return failing(2, lcp, std::size_t(k)); }, lcp.size(),
-                    emflow_test::checker_config(64 * emflow_test::MiB), slice),
+                    emflow_test::checker_options(64 * emflow_test::MiB), slice),
                 "source failed");
             CHECK(opened[source] == failing_slice + 1);
             CHECK(dir.entries() == 0);

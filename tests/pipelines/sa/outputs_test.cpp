@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Outputs the constructions are not compiled for, erased into push sinks on the way to
 // emflow::sa: a plain stxxl::vector (default blocks) from DC3, prefix doubling, eSAIS and
 // build_suffix_array's widening path, a vector of wider integers than the indices, and eSAIS's
@@ -40,8 +41,8 @@ std::vector<emflow_test::named_text> texts() {
             {"fibonacci", emflow_test::fibonacci_text(60000)}};
 }
 
-sa_config config(std::size_t memory) {
-    sa_config cfg;
+sa_options config(std::size_t memory) {
+    sa_options cfg;
     cfg.memory_bytes = memory;
     return cfg;
 }
@@ -144,19 +145,19 @@ TEST_CASE("plain stxxl::vector outputs at the least budget the constructions acc
         construct(config(least));
         CHECK(values(out) == want);
     };
-    check_at_least("dc3", [&](const sa_config& c) { dc3<std::uint32_t>(open, t.size(), out, c); });
-    check_at_least("doubling", [&](const sa_config& c) {
+    check_at_least("dc3", [&](const sa_options& c) { dc3<std::uint32_t>(open, t.size(), out, c); });
+    check_at_least("doubling", [&](const sa_options& c) {
         prefix_doubling<std::uint32_t>(open, t.size(), out, c);
     });
     check_at_least("esais",
-                   [&](const sa_config& c) { esais<std::uint32_t>(open, t.size(), out, c); });
+                   [&](const sa_options& c) { esais<std::uint32_t>(open, t.size(), out, c); });
     stxxl::vector<std::uint32_t> lcp;
     check_at_least("esais with the LCP array",
-                   [&](const sa_config& c) { esais<std::uint32_t>(open, t.size(), out, lcp, c); });
+                   [&](const sa_options& c) { esais<std::uint32_t>(open, t.size(), out, lcp, c); });
     CHECK(values(lcp) == emflow_test::reference_lcp(t, want));
     // the widening path: the 32-bit construction writes both wide vectors in its own run
     stxxl::vector<emflow_test::index64> wide, wide_lcp;
-    const auto widened = [&](const sa_config& c) {
+    const auto widened = [&](const sa_options& c) {
         build_suffix_and_lcp_arrays<emflow_test::index64>(open, t.size(), wide, wide_lcp, c);
     };
     const std::size_t least = accepted_least(widened);

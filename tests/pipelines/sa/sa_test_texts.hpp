@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Test texts for suffix-array constructions and the reference they are checked against
 // (libdivsufsort, in memory): the edge cases of the suffix-sorting issues (every byte value,
 // all-equal text, runs longer than 65 535, Fibonacci and period-doubling words for deep
@@ -141,11 +142,11 @@ using index64 = std::conditional_t<wide_indices, std::uint64_t, std::uint32_t>;
 //! One MiB.
 inline constexpr std::size_t MiB = std::size_t(1) << 20;
 
-//! A construction's internal settings (dc3_settings, esais_settings): budget, mode, and the
+//! A construction's internal settings (dc3_options, esais_options): budget, mode, and the
 //! longest text a level runs in RAM.
 template <class Settings>
-Settings sa_settings(std::size_t memory, emflow::pipelines::sa::pipelining mode,
-                     std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
+Settings make_sa_options(std::size_t memory, emflow::pipelines::sa::pipelining mode,
+                         std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
     Settings s;
     s.memory_bytes = memory;
     s.mode = mode;
@@ -154,8 +155,8 @@ Settings sa_settings(std::size_t memory, emflow::pipelines::sa::pipelining mode,
 }
 
 //! A checker's settings: a budget of memory bytes, parallel pipelining.
-inline emflow::pipelines::sa::sa_config checker_config(std::size_t memory = 64 * MiB) {
-    emflow::pipelines::sa::sa_config cfg;
+inline emflow::pipelines::sa::sa_options checker_options(std::size_t memory = 64 * MiB) {
+    emflow::pipelines::sa::sa_options cfg;
     cfg.memory_bytes = memory;
     cfg.mode = emflow::pipelines::sa::pipelining::parallel;
     return cfg;

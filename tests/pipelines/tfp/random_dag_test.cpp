@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // Tests of the DAG generator and the in-memory reference evaluation of the time-forward
 // processing demo (emflow/pipelines/tfp/).
 
@@ -6,9 +7,9 @@
 #include <cstdint>
 #include <vector>
 
+#include <emflow/pipelines/tfp/in_memory_evaluation.hpp>
+#include <emflow/pipelines/tfp/random_dag.hpp>
 #include "test_env.hpp"
-#include "tfp/random_dag.hpp"
-#include "tfp/reference_evaluation.hpp"
 
 namespace tfp = emflow::pipelines::tfp;
 
@@ -83,7 +84,7 @@ TEST_CASE("the reference evaluation computes max-plus longest-path labels", "[tf
     edges.push_back({0, 2, 0});
     edges.push_back({1, 3, 1});
     edges.push_back({2, 3, 7});
-    const auto v = tfp::reference_evaluation(inputs, edges);
+    const auto v = tfp::in_memory_evaluation(inputs, edges);
     REQUIRE(v.size() == 4);
     CHECK(v[0] == 5);
     CHECK(v[1] == 1 + 5 + 3);
@@ -91,16 +92,16 @@ TEST_CASE("the reference evaluation computes max-plus longest-path labels", "[tf
     CHECK(v[3] == 10 + std::max(9 + 1, 7 + 7));
 
     // The busy term adds the same 0 or 1 per node as busy_bit says.
-    const auto w = tfp::reference_evaluation(inputs, edges, 3);
+    const auto w = tfp::in_memory_evaluation(inputs, edges, 3);
     CHECK(w[0] == 5 + tfp::busy_bit(5, 3));
 
     tfp::edge_vector backwards;
     backwards.push_back({2, 1, 0});
-    CHECK_THROWS_AS(tfp::reference_evaluation(inputs, backwards), std::invalid_argument);
+    CHECK_THROWS_AS(tfp::in_memory_evaluation(inputs, backwards), std::invalid_argument);
     tfp::edge_vector unsorted;
     unsorted.push_back({2, 3, 0});
     unsorted.push_back({1, 3, 0});
-    CHECK_THROWS_AS(tfp::reference_evaluation(inputs, unsorted), std::invalid_argument);
+    CHECK_THROWS_AS(tfp::in_memory_evaluation(inputs, unsorted), std::invalid_argument);
 }
 
 TEST_CASE("a chain's labels are prefix sums", "[tfp]") {
@@ -111,7 +112,7 @@ TEST_CASE("a chain's labels are prefix sums", "[tfp]") {
     tfp::node_vector inputs;
     tfp::edge_vector edges;
     tfp::generate_dag(spec, emflow_test::test_seed(), inputs, edges);
-    const auto v = tfp::reference_evaluation(inputs, edges);
+    const auto v = tfp::in_memory_evaluation(inputs, edges);
     std::int64_t sum = 0;
     auto e = edges.cbegin();
     for (std::uint64_t i = 0; i < spec.nodes; ++i) {

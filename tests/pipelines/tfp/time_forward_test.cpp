@@ -1,8 +1,9 @@
-// Tests of emflow/time_forward.hpp: the bulk-parallel time-forward loop over the PPQ, with next_k
-// bulks and with limit rules, and its error paths.
-#include <emflow/limit_rules.hpp>
+// SPDX-License-Identifier: BSL-1.0
+// Tests of emflow/pipelines/tfp/time_forward.hpp: the bulk-parallel time-forward loop over the PPQ,
+// with next_k bulks and with limit rules, and its error paths.
+#include <emflow/pipelines/tfp/limit_rules.hpp>
+#include <emflow/pipelines/tfp/time_forward.hpp>
 #include <emflow/ppq.hpp>
-#include <emflow/time_forward.hpp>
 
 #include <oneapi/tbb/parallel_for.h>
 #include <catch2/catch.hpp>
@@ -26,8 +27,8 @@ namespace {
 using min_queue = emflow::parallel_priority_queue<std::uint64_t, std::greater<std::uint64_t>>;
 
 //! A queue budget small enough that the runs below spill to disk.
-emflow::ppq_config small_queue() {
-    emflow::ppq_config cfg;
+emflow::ppq_options small_queue() {
+    emflow::ppq_options cfg;
     cfg.memory_bytes = 8u << 20;
     cfg.num_threads = 2;
     return cfg;
@@ -51,8 +52,9 @@ std::vector<std::uint64_t> successors(std::uint64_t x, std::uint64_t bound) {
 //! the limit (the first max_bulk of them, truncated() if more were left), and that every item
 //! pushed is popped exactly once.
 template <typename Rule>
-emflow::time_forward_stats run_workload(Rule&& rule, std::size_t seeds, std::uint64_t bound,
-                                        std::size_t max_bulk = SIZE_MAX) {
+emflow::pipelines::tfp::time_forward_stats run_workload(Rule&& rule, std::size_t seeds,
+                                                        std::uint64_t bound,
+                                                        std::size_t max_bulk = SIZE_MAX) {
     min_queue pq(std::greater<std::uint64_t>(), small_queue());
     std::mutex m;
     std::multiset<std::uint64_t> shadow;
@@ -64,9 +66,9 @@ emflow::time_forward_stats run_workload(Rule&& rule, std::size_t seeds, std::uin
         shadow.insert(x);
         ++pushed;
     }
-    const auto stats = emflow::time_forward_loop(
+    const auto stats = emflow::pipelines::tfp::time_forward_loop(
         pq, rule,
-        [&](const emflow::time_forward_bulk<min_queue>& bulk) {
+        [&](const emflow::pipelines::tfp::time_forward_bulk<min_queue>& bulk) {
             const auto& items = bulk.items();
             // Expected: the smallest items of the shadow, up to the limit or count.
             auto end = shadow.begin();
@@ -105,7 +107,8 @@ TEST_CASE("time-forward loop with next_k bulks pops every item exactly once", "[
         INFO("k " << k);
         // Single-item bulks are slow by design: a smaller workload for them.
         const std::size_t seeds = k == 1 ? 300 : 3000;
-        const auto stats = run_workload(emflow::next_k{k}, seeds, k == 1 ? 20000 : 100000);
+        const auto stats =
+            run_workload(emflow::pipelines::tfp::next_k{k}, seeds, k == 1 ? 20000 : 100000);
         CHECK(stats.max_bulk <= k);
         CHECK(stats.items > seeds);
     }
@@ -119,18 +122,20 @@ TEST_CASE("time-forward loop with limit rules extracts exactly the items before 
     SECTION("fixed windows") {
         for (std::uint64_t width : {1u, 64u, 5000u, 1u << 30}) {
             INFO("width " << width);
-            emflow::fixed_window w(width);
-            run_workload(emflow::make_key_limit_rule(w, key, key), width == 1 ? 300 : 3000,
-                         width == 1 ? 20000 : 100000);
+            emflow::pipelines::tfp::fixed_window w(width);
+            run_workload(emflow::pipelines::tfp::make_key_limit_rule(w, key, key),
+                         width == 1 ? 300 : 3000, width == 1 ? 20000 : 100000);
         }
     }
     SECTION("adaptive window, also with bulks cut off at max_bulk") {
-        emflow::adaptive_window w(2000);
-        const auto stats = run_workload(emflow::make_key_limit_rule(w, key, key), 3000, 100000);
+        emflow::pipelines::tfp::adaptive_window w(2000);
+        const auto stats =
+            run_workload(emflow::pipelines::tfp::make_key_limit_rule(w, key, key), 3000, 100000);
         // After the first few rounds the window holds bulks near the target.
         CHECK(stats.mean_bulk() >= 500);
-        emflow::adaptive_window w2(2000, 20);
-        const auto cut = run_workload(emflow::make_key_limit_rule(w2, key, key), 3000, 100000, 300);
+        emflow::pipelines::tfp::adaptive_window w2(2000, 20);
+        const auto cut = run_workload(emflow::pipelines::tfp::make_key_limit_rule(w2, key, key),
+                                      3000, 100000, 300);
         CHECK(cut.max_bulk <= 300);
         CHECK(cut.truncated_bulks > 0);
     }
@@ -141,11 +146,12 @@ TEST_CASE("time-forward loop on an empty queue does nothing", "[tfp]") {
     emflow_test::configure_test_disks();
     min_queue pq(std::greater<std::uint64_t>(), small_queue());
     int calls = 0;
-    const auto stats =
-        emflow::time_forward_loop(pq, emflow::next_k{10}, [&](const auto&) { ++calls; });
+    const auto stats = emflow::pipelines::tfp::time_forward_loop(
+        pq, emflow::pipelines::tfp::next_k{10}, [&](const auto&) { ++calls; });
     CHECK(calls == 0);
     CHECK(stats.bulks == 0);
-    CHECK_THROWS_AS(emflow::time_forward_loop(pq, emflow::next_k{0}, [](const auto&) {}),
+    CHECK_THROWS_AS(emflow::pipelines::tfp::time_forward_loop(pq, emflow::pipelines::tfp::next_k{0},
+                                                              [](const auto&) {}),
                     std::invalid_argument);
 }
 
@@ -156,14 +162,15 @@ TEST_CASE("an exception in the processing function reaches the caller, queue sti
         min_queue pq(std::greater<std::uint64_t>(), small_queue());
         for (std::uint64_t i = 0; i < 100000; ++i) pq.push(i * 7 % 100000);
         int round = 0;
-        auto process = [&](const emflow::time_forward_bulk<min_queue>& bulk) {
+        auto process = [&](const emflow::pipelines::tfp::time_forward_bulk<min_queue>& bulk) {
             const bool fail = ++round == 5;
             tbb::parallel_for(std::size_t(0), bulk.items().size(), [&](std::size_t i) {
                 if (fail && i == bulk.items().size() / 2) throw std::runtime_error("node failed");
                 bulk.push(bulk.items()[i] + 100000);  // one successor, processed later
             });
         };
-        REQUIRE_THROWS_WITH(emflow::time_forward_loop(pq, emflow::next_k{10000}, process),
+        REQUIRE_THROWS_WITH(emflow::pipelines::tfp::time_forward_loop(
+                                pq, emflow::pipelines::tfp::next_k{10000}, process),
                             "node failed");
         // The phase was closed: the queue accepts pushes and pops again and is consistent.
         REQUIRE(pq.size() >= 50000);
@@ -191,7 +198,8 @@ TEST_CASE("an exception in the comparator reaches the caller of the loop", "[tfp
                 if (bulk.items()[i] < 400000) bulk.push(bulk.items()[i] + 200000);
             });
         };
-        REQUIRE_THROWS_WITH(emflow::time_forward_loop(pq, emflow::next_k{5000}, process),
+        REQUIRE_THROWS_WITH(emflow::pipelines::tfp::time_forward_loop(
+                                pq, emflow::pipelines::tfp::next_k{5000}, process),
                             "comparator failed");
     }
     CHECK(dir.entries() == 0);
@@ -205,6 +213,6 @@ TEST_CASE("a limit rule that leaves the top item out is reported", "[tfp]") {
         std::uint64_t next_limit(std::uint64_t top) const { return top; }
         void observe(std::size_t, bool) {}
     };
-    CHECK_THROWS_AS(emflow::time_forward_loop(pq, stuck_rule{}, [](const auto&) {}),
+    CHECK_THROWS_AS(emflow::pipelines::tfp::time_forward_loop(pq, stuck_rule{}, [](const auto&) {}),
                     std::logic_error);
 }

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: BSL-1.0
 // tfp/require_values.hpp (test support): a time-forward evaluation's node values against the
-// reference's (reference_evaluation.hpp), node by node, naming the first node that differs.
+// reference's (emflow/pipelines/tfp/in_memory_evaluation.hpp), node by node, naming the first node
+// that differs.
 #pragma once
 
 #include <emflow/pipelines/tfp/dag.hpp>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/diamond/diamond.hpp: the Diamond flow graph of Figure 6 (Beckmann, Dementiev,
 // Singler, IPDPS 2009), in its traditional variant (no async nodes, runs formed inline) and its
 // parallel variant (async nodes where the paper puts them). Both give identical output.
@@ -37,7 +38,7 @@ using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad, 2, 1>::result;  //!
 enum class diamond_variant { traditional, parallel };
 
 //! Budget and tuning of a Diamond run.
-struct diamond_config {
+struct diamond_options {
     std::size_t memory_bytes = std::size_t(1) << 30;  //!< the budget of the whole graph
     int threads = 0;                                  //!< 0: the shared flow arena
     bool parallel_sort = true;                        //!< sort each run in parallel
@@ -56,7 +57,7 @@ struct diamond_checksums {
     checksum output;     //!< node 16
 };
 
-namespace diamond_order {
+namespace detail {
 
 //! Node 4: by second component ascending.
 struct by_second_asc {
@@ -77,12 +78,12 @@ struct by_first {
     bool operator()(const diamond_pair& a, const diamond_pair& b) const { return a < b; }
 };
 
-}  // namespace diamond_order
+}  // namespace detail
 
 //! Runs the Diamond graph over in, replacing out; returns the four checksums.
 inline diamond_checksums run_diamond(const diamond_input& in, diamond_output& out,
-                                     diamond_variant variant, const diamond_config& cfg = {}) {
-    using namespace diamond_order;
+                                     diamond_variant variant, const diamond_options& cfg = {}) {
+    using namespace detail;
     const bool parallel = variant == diamond_variant::parallel;
     const sort_options opt{parallel, cfg.parallel_sort};
     const std::size_t mem = cfg.sorter_bytes;  // 0: assigned

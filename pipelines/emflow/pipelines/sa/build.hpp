@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/build.hpp: one entry point for every suffix-array construction of emflow,
 // chosen by name (as the emflow-sa tool does), and the suffix and LCP arrays together (eSAIS).
 //
@@ -7,7 +8,7 @@
 #pragma once
 
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/common.hpp>
 #include <emflow/pipelines/sa/dc3.hpp>
 #include <emflow/pipelines/sa/doubling.hpp>
 #include <emflow/pipelines/sa/erased.hpp>
@@ -23,7 +24,7 @@ namespace emflow::pipelines::sa {
 //! (emflow/pipelines/sa/compiled.hpp); any other stxxl::vector of Index works as an output too,
 //! written through a vector_sink (its blocks, 2 MiB by default, count in the budget).
 template <class Index>
-using sa_vector = dc3_detail::ext_vector<Index>;
+using sa_vector = ext_vector<Index>;
 
 //! The constructions.
 enum class sa_algorithm {
@@ -42,28 +43,28 @@ inline sa_algorithm parse_sa_algorithm(const std::string& name) {
     throw std::invalid_argument("emflow: unknown suffix-array algorithm '" + name + "'");
 }
 
-namespace build_detail {
+namespace detail::build {
 
 template <class Index, class OpenText, class Out>
 void run(sa_algorithm algorithm, OpenText& open_text, std::uint64_t n, Out& out,
-         const sa_config& cfg) {
+         const sa_options& cfg) {
     switch (algorithm) {
         case sa_algorithm::dc3:
-            return dc3<Index>(open_text, n, out, cfg);
+            return sa::dc3<Index>(open_text, n, out, cfg);
         case sa_algorithm::doubling:
             return prefix_doubling<Index>(open_text, n, out, cfg, 2);
         case sa_algorithm::quadrupling:
             return prefix_doubling<Index>(open_text, n, out, cfg, 4);
         case sa_algorithm::esais:
-            return esais<Index>(open_text, n, out, cfg);
+            return sa::esais<Index>(open_text, n, out, cfg);
     }
 }
 
 //! The suffix and LCP arrays by eSAIS, the construction that induces the LCP array.
 template <class Index, class OpenText, class Out, class LcpOut>
 void run_lcp(OpenText& open_text, std::uint64_t n, Out& out, LcpOut& lcp_out,
-             const sa_config& cfg) {
-    esais<Index>(open_text, n, out, lcp_out, cfg);
+             const sa_options& cfg) {
+    sa::esais<Index>(open_text, n, out, lcp_out, cfg);
 }
 
 //! Calls f(sink) with out (a push node or an stxxl::vector of Index) as a push sink of 32-bit
@@ -79,7 +80,7 @@ void as_widening_sink(Out& out, F&& f) {
     });
 }
 
-}  // namespace build_detail
+}  // namespace detail::build
 
 //! The suffix array of the n-byte text read by open_text() (a fresh pull node of bytes per
 //! call), materialized into out (an stxxl::vector<Index> or a push node of Index). Texts that
@@ -87,17 +88,17 @@ void as_widening_sink(Out& out, F&& f) {
 //! smaller sort that much faster) and widened on the way out.
 template <class Index, class OpenText, class Out>
 void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint64_t n, Out&& out,
-                        const sa_config& cfg = {}) {
+                        const sa_options& cfg = {}) {
     using narrow = std::uint32_t;
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
             // Erased, so that the 32-bit construction compiles once for every output type.
-            return build_detail::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
-                build_detail::run<narrow>(algorithm, open_text, n, o, cfg);
+            return detail::build::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
+                detail::build::run<narrow>(algorithm, open_text, n, o, cfg);
             });
         }
     }
-    build_detail::run<Index>(algorithm, open_text, n, out, cfg);
+    detail::build::run<Index>(algorithm, open_text, n, out, cfg);
 }
 
 //! The suffix array into out and the LCP array (LCP[0] = 0, LCP[k] the LCP of the suffixes SA[k-1]
@@ -105,18 +106,18 @@ void build_suffix_array(sa_algorithm algorithm, OpenText&& open_text, std::uint6
 //! or a push node of Index; 32-bit tuples where they suffice, widened on the way out).
 template <class Index, class OpenText, class Out, class LcpOut>
 void build_suffix_and_lcp_arrays(OpenText&& open_text, std::uint64_t n, Out&& out, LcpOut&& lcp_out,
-                                 const sa_config& cfg = {}) {
+                                 const sa_options& cfg = {}) {
     using narrow = std::uint32_t;
     if constexpr (sizeof(Index) > sizeof(narrow)) {
         if (n <= max_text_length<narrow>()) {
-            return build_detail::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
-                build_detail::as_widening_sink<Index>(lcp_out, [&](any_push_sink<narrow>& l) {
-                    build_detail::run_lcp<narrow>(open_text, n, o, l, cfg);
+            return detail::build::as_widening_sink<Index>(out, [&](any_push_sink<narrow>& o) {
+                detail::build::as_widening_sink<Index>(lcp_out, [&](any_push_sink<narrow>& l) {
+                    detail::build::run_lcp<narrow>(open_text, n, o, l, cfg);
                 });
             });
         }
     }
-    build_detail::run_lcp<Index>(open_text, n, out, lcp_out, cfg);
+    detail::build::run_lcp<Index>(open_text, n, out, lcp_out, cfg);
 }
 
 }  // namespace emflow::pipelines::sa

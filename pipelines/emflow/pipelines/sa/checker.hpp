@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/checker.hpp: checks a suffix array in external memory, for any length,
 // with two sorts (Dementiev, Kärkkäinen, Mehnert, Sanders, "Better External Memory Suffix Array
 // Construction", the checker of section 3):
@@ -15,7 +16,7 @@
 #pragma once
 
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/common.hpp>
 #include <emflow/pipelines/sa/erased.hpp>
 
 #include <cstddef>
@@ -34,7 +35,7 @@ struct check_result {
     std::string reason;  //!< otherwise: what is wrong, naming a position or rank
 };
 
-namespace checker_detail {
+namespace detail::checker {
 
 //! Raised inside the checking graph at the first violation; carries the reason out.
 struct violation : std::runtime_error {
@@ -82,7 +83,7 @@ struct by_rank {
 //! check_suffix_array() on any sources.
 template <class Index, class OpenText, class OpenSA>
 check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::uint64_t sa_length,
-                   const sa_config& cfg) {
+                   const sa_options& cfg) {
     if (sa_length != n)
         return {false, "the array has " + std::to_string(sa_length) + " entries, the text " +
                            std::to_string(n) + " bytes"};
@@ -93,7 +94,7 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::u
 
     // 1. (SA[k], k), entries out of range rejected before they reach the sorter.
     auto sa = open_sa();
-    auto pairs = refill_from<pos_rank<Index>>(
+    auto pairs = refill_transform<pos_rank<Index>>(
         sa, [k = std::uint64_t(0), n](auto& src, pos_rank<Index>* out, std::size_t cap) mutable {
             std::size_t m = 0;
             while (m < cap && !src.empty()) {
@@ -117,7 +118,7 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::u
     // 2. In position order: the permutation check, then (ISA[i], T[i], ISA[i+1] + 1).
     auto text = open_text();
     auto joined = zip(text, by_position);
-    auto triples = refill_from<rank_triple<Index>>(
+    auto triples = refill_transform<rank_triple<Index>>(
         joined, [i = std::uint64_t(0), prev = rank_triple<Index>{}, n](
                     auto& src, rank_triple<Index>* out, std::size_t cap) mutable {
             std::size_t m = 0;
@@ -183,16 +184,16 @@ template <class Index>
 struct per_index {
     //! check() on the erased sources.
     static check_result check(text_source& text, std::uint64_t n, index_source<Index>& sa,
-                              std::uint64_t sa_length, const sa_config& cfg);
+                              std::uint64_t sa_length, const sa_options& cfg);
 };
 
 template <class Index>
 check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_source<Index>& sa,
-                                     std::uint64_t sa_length, const sa_config& cfg) {
-    return checker_detail::check<Index>(text, n, sa, sa_length, cfg);
+                                     std::uint64_t sa_length, const sa_options& cfg) {
+    return detail::checker::check<Index>(text, n, sa, sa_length, cfg);
 }
 
-}  // namespace checker_detail
+}  // namespace detail::checker
 
 //! Checks that the array read by open_sa() (sa_length entries of Index) is the suffix array of
 //! the n-byte text read by open_text(). Both callables return a fresh pull node each call.
@@ -200,13 +201,13 @@ check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_s
 //! graph's least memory is a config_error.
 template <class Index, class OpenText, class OpenSA>
 check_result check_suffix_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
-                                std::uint64_t sa_length, const sa_config& cfg = {}) {
+                                std::uint64_t sa_length, const sa_options& cfg = {}) {
     // Erased (one indirect call per batch), so that the check compiles once per index type.
     text_source text = erase_text(open_text);
-    checker_detail::index_source<Index> sa = [&open_sa] {
+    detail::checker::index_source<Index> sa = [&open_sa] {
         return any_pull_source<Index>(open_sa());
     };
-    return checker_detail::per_index<Index>::check(text, n, sa, sa_length, cfg);
+    return detail::checker::per_index<Index>::check(text, n, sa, sa_length, cfg);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/compiled.hpp: the suffix-array constructions (DC3, prefix doubling, eSAIS
 // with and without the LCP array) and both checkers, declared as compiled in the library
 // emflow::sa for std::uint32_t, emflow::uint40 and std::uint64_t indices. A program that includes
@@ -17,21 +18,21 @@
 
 #include <cstdint>
 
-extern template struct emflow::pipelines::sa::dc3_detail::per_index<std::uint32_t>;
-extern template struct emflow::pipelines::sa::dc3_detail::per_index<emflow::uint40>;
-extern template struct emflow::pipelines::sa::dc3_detail::per_index<std::uint64_t>;
-extern template struct emflow::pipelines::sa::doubling_detail::per_index<std::uint32_t>;
-extern template struct emflow::pipelines::sa::doubling_detail::per_index<emflow::uint40>;
-extern template struct emflow::pipelines::sa::doubling_detail::per_index<std::uint64_t>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index<std::uint32_t>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index<emflow::uint40>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index<std::uint64_t>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index_lcp<std::uint32_t>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index_lcp<emflow::uint40>;
-extern template struct emflow::pipelines::sa::esais_detail::per_index_lcp<std::uint64_t>;
-extern template struct emflow::pipelines::sa::checker_detail::per_index<std::uint32_t>;
-extern template struct emflow::pipelines::sa::checker_detail::per_index<emflow::uint40>;
-extern template struct emflow::pipelines::sa::checker_detail::per_index<std::uint64_t>;
-extern template struct emflow::pipelines::sa::lcp_checker_detail::per_index<std::uint32_t>;
-extern template struct emflow::pipelines::sa::lcp_checker_detail::per_index<emflow::uint40>;
-extern template struct emflow::pipelines::sa::lcp_checker_detail::per_index<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::dc3::per_index<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::dc3::per_index<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::dc3::per_index<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::doubling::per_index<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::doubling::per_index<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::doubling::per_index<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index_lcp<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index_lcp<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::esais::per_index_lcp<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::checker::per_index<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::checker::per_index<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::checker::per_index<std::uint64_t>;
+extern template struct emflow::pipelines::sa::detail::lcp_checker::per_index<std::uint32_t>;
+extern template struct emflow::pipelines::sa::detail::lcp_checker::per_index<emflow::uint40>;
+extern template struct emflow::pipelines::sa::detail::lcp_checker::per_index<std::uint64_t>;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/dc3.hpp: suffix array construction by DC3, the skew algorithm (Kärkkäinen &
 // Sanders, ICALP 2003), as external-memory flow graphs (Dementiev, Kärkkäinen, Mehnert & Sanders,
 // ALENEX 2005; Figure 9 of the parallel pipelining paper), in traditional or parallel pipelining.
@@ -10,9 +11,9 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/config.hpp>
-#include <emflow/pipelines/sa/dc3/budget.hpp>
-#include <emflow/pipelines/sa/dc3/level.hpp>
+#include <emflow/pipelines/sa/common.hpp>
+#include <emflow/pipelines/sa/detail/dc3/budget.hpp>
+#include <emflow/pipelines/sa/detail/dc3/level.hpp>
 #include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/uint40.hpp>
 
@@ -25,11 +26,11 @@
 
 namespace emflow::pipelines::sa {
 
-namespace dc3_detail {
+namespace detail::dc3 {
 
 //! dc3() with DC3's internal settings.
 template <class Index, class OpenText, class Out>
-void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s) {
+void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_options& s) {
     static_assert(std::is_same_v<Index, std::uint32_t> || std::is_same_v<Index, uint40> ||
                       std::is_same_v<Index, std::uint64_t>,
                   "DC3 indices are std::uint32_t, emflow::uint40 or std::uint64_t");
@@ -52,7 +53,7 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
     as_push_sink<Index>(out, [&](auto& o) { per_index<Index>::text(symbols, n, o, s); });
 }
 
-}  // namespace dc3_detail
+}  // namespace detail::dc3
 
 //! Suffix array of a text of n bytes by DC3. open_text() returns a fresh pull node of
 //! std::uint8_t over the whole text each time it is called (it is called once per pass over the
@@ -61,10 +62,10 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_settings& s
 //! max_text_length<Index>() and config_error for a budget below the least one (named), both
 //! before any work.
 template <class Index, class OpenText, class Out>
-void dc3(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cfg = {}) {
-    dc3_detail::dc3_settings s;
-    static_cast<sa_config&>(s) = cfg;
-    dc3_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
+void dc3(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_options& cfg = {}) {
+    detail::dc3::dc3_options s;
+    static_cast<sa_options&>(s) = cfg;
+    detail::dc3::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
 }
 
 }  // namespace emflow::pipelines::sa

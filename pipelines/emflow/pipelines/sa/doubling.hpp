@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/doubling.hpp: suffix arrays by prefix doubling and quadrupling in external
 // memory (Dementiev, Kärkkäinen, Mehnert, Sanders, "Better External Memory Suffix Array
 // Construction", ALENEX 2005 / JEA 2008), as the flow graph of Figure 8 of the parallel
@@ -22,10 +23,10 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/config.hpp>
-#include <emflow/pipelines/sa/dc3/budget.hpp>
-#include <emflow/pipelines/sa/doubling/scans.hpp>
-#include <emflow/pipelines/sa/doubling/tuples.hpp>
+#include <emflow/pipelines/sa/common.hpp>
+#include <emflow/pipelines/sa/detail/dc3/budget.hpp>
+#include <emflow/pipelines/sa/detail/doubling/scans.hpp>
+#include <emflow/pipelines/sa/detail/doubling/tuples.hpp>
 #include <emflow/pipelines/sa/erased.hpp>
 
 #include <stxxl/bits/mng/config.h>
@@ -41,7 +42,7 @@
 
 namespace emflow::pipelines::sa {
 
-namespace doubling_detail {
+namespace detail::doubling {
 
 //! The smallest budget of one sorter: sorter_node's writer and two run buffers (2 MiB), and
 //! STXXL's recursive merge (4 blocks of 256 KiB per disk + 3).
@@ -176,16 +177,16 @@ void per_index<Index>::rounds(text_source& text, std::uint64_t n, unsigned width
     rounds_of_width<Index>(text, n, width, out, p);
 }
 
-}  // namespace doubling_detail
+}  // namespace detail::doubling
 
 //! Suffix array of a text of n bytes by prefix doubling (tuple_width 2) or quadrupling (4).
 //! open_text() returns a fresh pull node of std::uint8_t over the whole text each time it is
 //! called; out is an stxxl::vector<Index> (replaced) or a push node of Index (pushed, then
 //! push_stop): anything emflow::materialize accepts.
 template <class Index, class OpenText, class Out>
-void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cfg = {},
+void prefix_doubling(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_options& cfg = {},
                      unsigned tuple_width = 2) {
-    using namespace doubling_detail;
+    using namespace detail::doubling;
     if (tuple_width != 2 && tuple_width != 4)
         throw std::invalid_argument("emflow: prefix doubling takes tuple width 2 or 4, not " +
                                     std::to_string(tuple_width));

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/erased.hpp: the types through which the suffix-array constructions and
 // checkers reach their parts compiled once per index type (emflow/pipelines/sa/compiled.hpp,
 // library emflow::sa): one text source type for every text, and every output as an erased push
@@ -28,7 +29,7 @@ void as_push_sink(Out& out, F&& f) {
     using O = std::decay_t<Out>;
     if constexpr (std::is_same_v<O, any_push_sink<Index>>) {
         f(out);
-    } else if constexpr (emflow::detail::is_push_node<O>::value) {
+    } else if constexpr (emflow::is_push_node_v<O>) {
         any_push_sink<Index> sink(out);
         f(sink);
     } else if constexpr (std::is_same_v<typename O::value_type, Index>) {

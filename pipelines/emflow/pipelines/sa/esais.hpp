@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/esais.hpp: suffix array construction by eSAIS, induced sorting in external
 // memory (Bingmann, Fischer & Osipov, ALENEX 2013), with the inducing on emflow's bulk-parallel
 // priority queue: each bucket's repetition round is one bulk (see esais/induce.hpp). The
@@ -14,8 +15,8 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/config.hpp>
-#include <emflow/pipelines/sa/esais/level.hpp>
+#include <emflow/pipelines/sa/common.hpp>
+#include <emflow/pipelines/sa/detail/esais/level.hpp>
 #include <emflow/uint40.hpp>
 
 #include <cstdint>
@@ -26,14 +27,14 @@
 
 namespace emflow::pipelines::sa {
 
-namespace esais_detail {
+namespace detail::esais {
 
 //! The suffix array (and the LCP array into lcp_out unless LcpOut is void) of the text into
 //! stxxl::vectors or push sinks of Index, by the passes compiled per index type (per_index,
 //! per_index_lcp), each output erased into a push sink.
 template <class Index, class Out, class LcpOut>
 void run_level(text_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
-               const esais_settings& s) {
+               const esais_options& s) {
     if (n == 0) {
         materialize(generate(0, [] { return Index(0); }), out);
         if constexpr (!std::is_void_v<LcpOut>)
@@ -53,8 +54,7 @@ void run_level(text_source& text, std::uint64_t n, Out& out, LcpOut* lcp_out,
 //! The least budget of esais() on the text of open_text (n bytes), with the LCP array if lcp.
 //! Opens the text, reads nothing.
 template <class Index, class OpenText>
-std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_settings& s,
-                           bool lcp) {
+std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_options& s, bool lcp) {
     if (!lcp || n == 0) return minimum_budget(s.mode);
     auto text = erase_text(open_text);  // as the run opens it: the erasure's chunk counts too
     return per_index_lcp<Index>::least_budget(text, n, s);
@@ -62,7 +62,7 @@ std::uint64_t least_budget(OpenText& open_text, std::uint64_t n, const esais_set
 
 //! esais() with eSAIS's internal settings; the LCP array into *lcp_out if given.
 template <class Index, class OpenText, class Out, class LcpOut = void>
-void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings& s,
+void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_options& s,
          LcpOut* lcp_out = nullptr) {
     static_assert(std::is_same_v<Index, std::uint32_t> || std::is_same_v<Index, uint40> ||
                       std::is_same_v<Index, std::uint64_t>,
@@ -80,17 +80,17 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_settings&
     run_level<Index>(text, n, out, lcp_out, s);
 }
 
-}  // namespace esais_detail
+}  // namespace detail::esais
 
 //! Suffix array of a text of n bytes by eSAIS. open_text() returns a fresh pull node of
 //! std::uint8_t over the whole text each time it is called; out is an stxxl::vector<Index>
 //! (replaced) or a push node of Index. Throws std::invalid_argument for n above
 //! max_text_length<Index>() and config_error for a budget below the least one, before any work.
 template <class Index, class OpenText, class Out>
-void esais(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cfg = {}) {
-    esais_detail::esais_settings s;
-    static_cast<sa_config&>(s) = cfg;
-    esais_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
+void esais(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_options& cfg = {}) {
+    detail::esais::esais_options s;
+    static_cast<sa_options&>(s) = cfg;
+    detail::esais::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s);
 }
 
 //! Suffix array and LCP array (LCP[0] = 0, LCP[k] = the LCP of the suffixes SA[k-1] and SA[k])
@@ -98,11 +98,11 @@ void esais(OpenText&& open_text, std::uint64_t n, Out&& out, const sa_config& cf
 //! (replaced) or a push node of Index, written after out.
 template <class Index, class OpenText, class Out, class LcpOut>
 void esais(OpenText&& open_text, std::uint64_t n, Out&& out, LcpOut& lcp_out,
-           const sa_config& cfg) {
-    esais_detail::esais_settings s;
-    static_cast<sa_config&>(s) = cfg;
-    esais_detail::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s,
-                             &lcp_out);
+           const sa_options& cfg) {
+    detail::esais::esais_options s;
+    static_cast<sa_options&>(s) = cfg;
+    detail::esais::run<Index>(std::forward<OpenText>(open_text), n, std::forward<Out>(out), s,
+                              &lcp_out);
 }
 
 }  // namespace emflow::pipelines::sa

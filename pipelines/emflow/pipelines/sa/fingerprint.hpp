@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/fingerprint.hpp: Karp-Rabin fingerprints modulo the Mersenne prime 2^61 - 1
 // (products reduce without division), with random bases. Two strings of length h that differ get
 // the same fingerprint under a random base with probability at most h / 2^61.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/sa/lcp_checker.hpp: checks an LCP array in external memory, for any length,
 // given the text and its (correct) suffix array. LCP[0] must be 0, and for every k >= 1, with
 // i = SA[k-1], j = SA[k] and h = LCP[k]:
@@ -22,7 +23,7 @@
 
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/checker.hpp>
-#include <emflow/pipelines/sa/config.hpp>
+#include <emflow/pipelines/sa/common.hpp>
 #include <emflow/pipelines/sa/erased.hpp>
 #include <emflow/pipelines/sa/fingerprint.hpp>
 
@@ -37,7 +38,7 @@
 
 namespace emflow::pipelines::sa {
 
-namespace lcp_checker_detail {
+namespace detail::lcp_checker {
 
 using fingerprint::modulus;
 using fingerprint::mul_mod;
@@ -105,7 +106,7 @@ struct by_pair {
 //! which it starts (both must outlive it).
 template <class T, class A, class B, class F>
 auto refill_from_two(A& a, B& b, F f) {
-    return connect(connect(from_refill<T>([&a, &b, f](T* out, std::size_t cap) mutable {
+    return connect(connect(refill_source<T>([&a, &b, f](T* out, std::size_t cap) mutable {
                                return f(a, b, out, cap);
                            }),
                            a),
@@ -115,8 +116,8 @@ auto refill_from_two(A& a, B& b, F f) {
 //! check_lcp_array() on any sources.
 template <class Index, class OpenText, class OpenSA, class OpenLCP>
 check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLCP& open_lcp,
-                   std::uint64_t lcp_length, const sa_config& cfg, std::uint64_t slice_pairs) {
-    using checker_detail::violation;
+                   std::uint64_t lcp_length, const sa_options& cfg, std::uint64_t slice_pairs) {
+    using detail::checker::violation;
     if (lcp_length != n)
         return {false, "the array has " + std::to_string(lcp_length) + " entries, the text " +
                            std::to_string(n) + " bytes"};
@@ -174,7 +175,7 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLC
             auto sa = open_sa(from);
             auto lcp = open_lcp(from);
             auto entries = zip(sa, lcp);
-            auto requests = emflow::refill_from<request<Index>>(
+            auto requests = emflow::refill_transform<request<Index>>(
                 entries, [k = from, prev = std::uint64_t(0), first, end, n](
                              auto& src, request<Index>* out, std::size_t cap) mutable {
                     std::size_t m = 0;
@@ -257,17 +258,17 @@ struct per_index {
     //! check() on the erased sources.
     static check_result check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                               index_source<Index>& lcp, std::uint64_t lcp_length,
-                              const sa_config& cfg, std::uint64_t slice_pairs);
+                              const sa_options& cfg, std::uint64_t slice_pairs);
 };
 
 template <class Index>
 check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_source<Index>& sa,
                                      index_source<Index>& lcp, std::uint64_t lcp_length,
-                                     const sa_config& cfg, std::uint64_t slice_pairs) {
-    return lcp_checker_detail::check<Index>(text, n, sa, lcp, lcp_length, cfg, slice_pairs);
+                                     const sa_options& cfg, std::uint64_t slice_pairs) {
+    return detail::lcp_checker::check<Index>(text, n, sa, lcp, lcp_length, cfg, slice_pairs);
 }
 
-}  // namespace lcp_checker_detail
+}  // namespace detail::lcp_checker
 
 //! Checks that the array read by open_lcp() (lcp_length entries of Index) is the LCP array of
 //! the n-byte text read by open_text() whose suffix array open_sa() reads (check that one with
@@ -280,17 +281,17 @@ check_result per_index<Index>::check(text_source& text, std::uint64_t n, index_s
 template <class Index, class OpenText, class OpenSA, class OpenLCP>
 check_result check_lcp_array(OpenText&& open_text, std::uint64_t n, OpenSA&& open_sa,
                              OpenLCP&& open_lcp, std::uint64_t lcp_length,
-                             const sa_config& cfg = {}, std::uint64_t slice_pairs = 0) {
+                             const sa_options& cfg = {}, std::uint64_t slice_pairs = 0) {
     // Erased (one indirect call per batch), so that the check compiles once per index type.
     text_source text = erase_text(open_text);
-    lcp_checker_detail::index_source<Index> sa = [&open_sa](std::uint64_t k) {
+    detail::lcp_checker::index_source<Index> sa = [&open_sa](std::uint64_t k) {
         return any_pull_source<Index>(open_sa(k));
     };
-    lcp_checker_detail::index_source<Index> lcp = [&open_lcp](std::uint64_t k) {
+    detail::lcp_checker::index_source<Index> lcp = [&open_lcp](std::uint64_t k) {
         return any_pull_source<Index>(open_lcp(k));
     };
-    return lcp_checker_detail::per_index<Index>::check(text, n, sa, lcp, lcp_length, cfg,
-                                                       slice_pairs);
+    return detail::lcp_checker::per_index<Index>::check(text, n, sa, lcp, lcp_length, cfg,
+                                                        slice_pairs);
 }
 
 }  // namespace emflow::pipelines::sa

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/tfp/dag.hpp: a DAG in external vectors and the value of its nodes, the input
 // of the time-forward processing demo.
 //
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <emflow/hash.hpp>
 #include <limits>
 
 namespace emflow::pipelines::tfp {
@@ -37,10 +39,7 @@ inline constexpr std::int64_t no_predecessor = std::numeric_limits<std::int64_t>
 inline std::int64_t busy_bit(std::uint64_t x, unsigned work) {
     if (work == 0) return 0;
     for (unsigned i = 0; i < work; ++i) {
-        x += 0x9E3779B97F4A7C15ull;
-        x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-        x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-        x ^= x >> 31;
+        x = splitmix64(x);
     }
     return std::int64_t(x & 1);
 }

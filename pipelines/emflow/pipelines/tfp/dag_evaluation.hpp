@@ -1,35 +1,36 @@
+// SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/tfp/dag_evaluation.hpp: external-memory time-forward processing of a DAG
 // (Chiang et al.), bulk-parallel on the PPQ.
 //
 // Every node sends its value along its out-edges as messages (target id, value) into a
 // parallel_priority_queue keyed by target id (smallest first). Each round of the time-forward
-// loop (emflow/time_forward.hpp) extracts all messages for a window of consecutive ids [a, b),
-// b chosen by a limit window (fixed or adaptive, emflow/limit_rules.hpp), and evaluates the
-// window's nodes: edges inside the window are delivered in RAM, level by level of the window's
-// own dependency structure, each level in parallel with tbb::parallel_for; edges leaving the
-// window are bulk-pushed as messages. A "scan token" message (target b, no value) keeps the
-// queue non-empty while nodes remain, so nodes without predecessors are reached too. Values
-// are written in id order to an external vector.
+// loop (emflow/pipelines/tfp/time_forward.hpp) extracts all messages for a window of consecutive
+// ids [a, b), b chosen by a limit window (fixed or adaptive, emflow/pipelines/tfp/limit_rules.hpp),
+// and evaluates the window's nodes: edges inside the window are delivered in RAM, level by level of
+// the window's own dependency structure, each level in parallel with tbb::parallel_for; edges
+// leaving the window are bulk-pushed as messages. A "scan token" message (target b, no value) keeps
+// the queue non-empty while nodes remain, so nodes without predecessors are reached too. Values are
+// written in id order to an external vector.
 //
-// One budget (evaluation_config::memory_bytes) covers the whole evaluation: the vectors' streams,
+// One budget (evaluation_options::memory_bytes) covers the whole evaluation: the vectors' streams,
 // the window's arrays (max_window, up to half the budget), and the queue with the bulk held
 // outside it: the queue gets three quarters of what the streams and the window leave, and a
 // bulk at most a third of the queue's (max_bulk). The adaptive window aims lower (a quarter of
-// the queue's: emflow/limit_rules.hpp), but a dense region can put more messages into one
-// window; such a bulk is cut at max_bulk and its window evaluated in two or more rounds.
+// the queue's: emflow/pipelines/tfp/limit_rules.hpp), but a dense region can put more messages into
+// one window; such a bulk is cut at max_bulk and its window evaluated in two or more rounds.
 //
-//   emflow::pipelines::tfp::evaluation_config cfg;  cfg.memory_bytes = 64 << 20;
-//   emflow::adaptive_window window(emflow::pipelines::tfp::default_target_bulk(cfg));
-//   emflow::pipelines::tfp::value_vector values;
-//   auto stats = emflow::pipelines::tfp::evaluate_dag(inputs, edges, values, window, cfg);
+//   emflow::pipelines::tfp::evaluation_options cfg;  cfg.memory_bytes = 64 << 20;
+//   emflow::pipelines::tfp::adaptive_window
+//   window(emflow::pipelines::tfp::default_target_bulk(cfg)); emflow::pipelines::tfp::value_vector
+//   values; auto stats = emflow::pipelines::tfp::evaluate_dag(inputs, edges, values, window, cfg);
 #pragma once
 
-#include <emflow/limit_rules.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/pipelines/tfp/dag.hpp>
+#include <emflow/pipelines/tfp/limit_rules.hpp>
+#include <emflow/pipelines/tfp/time_forward.hpp>
 #include <emflow/ppq.hpp>
 #include <emflow/progress.hpp>
-#include <emflow/time_forward.hpp>
 #include <emflow/vector_appender.hpp>
 
 #include <oneapi/tbb/parallel_for.h>
@@ -59,11 +60,11 @@ struct later_target {
 using message_queue = parallel_priority_queue<message, later_target>;
 
 //! Settings of evaluate_dag.
-struct evaluation_config {
+struct evaluation_options {
     //! The budget of the whole evaluation (file comment); 0: queue.memory_bytes and max_window
     //! as set, the rest not counted.
     std::size_t memory_bytes = 0;
-    ppq_config queue;                     //!< the message queue (its memory budget)
+    ppq_options queue;                    //!< the message queue (its memory budget)
     unsigned work = 0;                    //!< hashing rounds per node (dag.hpp, node_value)
     std::uint64_t max_window = 1u << 18;  //!< most nodes per window (bounds the window's RAM)
     progress* report = nullptr;           //!< progress of the evaluation (nodes); null: none
@@ -93,7 +94,7 @@ inline std::size_t bulk_messages(std::size_t queue_bytes) {
 
 //! cfg with the queue's budget and max_window derived from cfg.memory_bytes (file comment);
 //! cfg itself if it has no budget. Throws config_error if the budget is too small.
-inline evaluation_config resolve_budget(evaluation_config cfg) {
+inline evaluation_options resolve_budget(evaluation_options cfg) {
     if (cfg.memory_bytes == 0) return cfg;
     const std::size_t streams = evaluation_stream_bytes();
     const std::size_t queue_min = 8 << 20;
@@ -117,9 +118,10 @@ inline evaluation_config resolve_budget(evaluation_config cfg) {
 }
 
 //! The target bulk of an adaptive_window driving evaluate_dag with cfg, derived from the queue's
-//! memory budget (emflow::memory_target_bulk: 2^19 messages for a 32 MiB queue). Not tuned for
-//! a graph: why bulks this large pay off is explained in emflow/limit_rules.hpp.
-inline std::size_t default_target_bulk(const evaluation_config& cfg) {
+//! memory budget (emflow::pipelines::tfp::memory_target_bulk: 2^19 messages for a 32 MiB queue).
+//! Not tuned for a graph: why bulks this large pay off is explained in
+//! emflow/pipelines/tfp/limit_rules.hpp.
+inline std::size_t default_target_bulk(const evaluation_options& cfg) {
     return memory_target_bulk(resolve_budget(cfg).queue.memory_bytes, sizeof(message));
 }
 
@@ -297,8 +299,8 @@ private:
 template <typename NodeVector, typename EdgeVector, typename ValueVector, typename Window>
 time_forward_stats evaluate_dag(const NodeVector& inputs, const EdgeVector& edges,
                                 ValueVector& values, Window& window,
-                                const evaluation_config& config = evaluation_config()) {
-    const evaluation_config cfg = resolve_budget(config);
+                                const evaluation_options& config = evaluation_options()) {
+    const evaluation_options cfg = resolve_budget(config);
     if (cfg.memory_bytes > 0) memory_plan::return_freed_memory_to_system();
     if (cfg.max_window == 0 || cfg.max_window > (std::uint64_t(1) << 31))
         throw std::invalid_argument(
