@@ -44,8 +44,10 @@ TEST_CASE("a failed allocation in a suffix-array construction reaches the caller
         sa_vector<std::uint32_t> out;
         for (auto mode : {pipelining::parallel, pipelining::traditional}) {
             INFO("DC3, mode " << int(mode));
-            const auto s = external<detail::dc3::dc3_options>(mode);
-            auto run = [&] { detail::dc3::run<std::uint32_t>(open, t.size(), out, s); };
+            const auto s = external<emflow::pipelines::sa::detail::dc3::dc3_options>(mode);
+            auto run = [&] {
+                emflow::pipelines::sa::detail::dc3::run<std::uint32_t>(open, t.size(), out, s);
+            };
             emflow_test::check_failures_reach_the_caller(run);
             run();
             emflow_test::check_reference(t, std::vector<std::uint64_t>(out.begin(), out.end()));
@@ -61,9 +63,13 @@ TEST_CASE("a failed allocation in a suffix-array construction reaches the caller
         }
         {
             INFO("eSAIS with the LCP array");
-            const auto s = external<detail::esais::esais_options>(pipelining::parallel);
+            const auto s =
+                external<emflow::pipelines::sa::detail::esais::esais_options>(pipelining::parallel);
             sa_vector<std::uint32_t> lcp;
-            auto run = [&] { detail::esais::run<std::uint32_t>(open, t.size(), out, s, &lcp); };
+            auto run = [&] {
+                emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, t.size(), out, s,
+                                                                         &lcp);
+            };
             emflow_test::check_failures_reach_the_caller(run);
             run();
             const std::vector<std::uint64_t> sa(out.begin(), out.end());
@@ -91,8 +97,11 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
             for (auto mode : {pipelining::parallel, pipelining::traditional}) {
                 INFO("DC3, copy of " << copy << ", mode " << int(mode));
                 const auto s =
-                    emflow_test::make_sa_options<detail::dc3::dc3_options>(24 * MiB, mode, 150000);
-                auto run = [&] { detail::dc3::run<std::uint32_t>(open, t.size(), out, s); };
+                    emflow_test::make_sa_options<emflow::pipelines::sa::detail::dc3::dc3_options>(
+                        24 * MiB, mode, 150000);
+                auto run = [&] {
+                    emflow::pipelines::sa::detail::dc3::run<std::uint32_t>(open, t.size(), out, s);
+                };
                 emflow_test::check_failures_reach_the_caller(run);
                 run();
                 emflow_test::check_reference(t, std::vector<std::uint64_t>(out.begin(), out.end()));
@@ -105,7 +114,8 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
     std::vector<std::uint32_t> text(200000);
     for (auto& c : text) c = std::uint32_t(1 + rng() % text.size());
     std::vector<std::uint32_t> expected(text.size());
-    detail::dc3::suffix_array_in_memory(text.data(), text.size(), text.size(), expected.data());
+    emflow::pipelines::sa::detail::dc3::suffix_array_in_memory(text.data(), text.size(),
+                                                               text.size(), expected.data());
     for (bool parallel : {false, true}) {
         INFO("parallel " << parallel);
         std::vector<std::uint64_t> pairs;
@@ -113,8 +123,8 @@ TEST_CASE("a failed allocation in DC3's in-memory doubling reaches the caller", 
             std::vector<std::uint64_t>().swap(pairs);  // allocated anew by every run
             std::vector<std::uint32_t> s = text;
             std::size_t sigma = text.size();
-            return detail::dc3::suffix_array_by_doubling(s, sigma, pairs, parallel,
-                                                         2 * text.size());
+            return emflow::pipelines::sa::detail::dc3::suffix_array_by_doubling(
+                s, sigma, pairs, parallel, 2 * text.size());
         };
         const long total = emflow_test::count_large_requests(run);
         REQUIRE(total >= 2);  // the copy of the text and the pairs

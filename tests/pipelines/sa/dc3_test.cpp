@@ -32,16 +32,19 @@ using emflow_test::first_mismatch;
 using emflow_test::MiB;
 
 //! A settings object: budget, mode, and the longest text a level runs in RAM.
-detail::dc3::dc3_options settings(std::size_t memory, pipelining mode,
-                                  std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
-    return emflow_test::make_sa_options<detail::dc3::dc3_options>(memory, mode, in_memory_symbols);
+emflow::pipelines::sa::detail::dc3::dc3_options settings(
+    std::size_t memory, pipelining mode, std::uint64_t in_memory_symbols = ~std::uint64_t(0)) {
+    return emflow_test::make_sa_options<emflow::pipelines::sa::detail::dc3::dc3_options>(
+        memory, mode, in_memory_symbols);
 }
 
 //! The suffix array of t by DC3 with settings s, as 64-bit values.
 template <class Index>
-std::vector<std::uint64_t> dc3_sa(const text_bytes& t, const detail::dc3::dc3_options& s) {
+std::vector<std::uint64_t> dc3_sa(const text_bytes& t,
+                                  const emflow::pipelines::sa::detail::dc3::dc3_options& s) {
     return emflow_test::sa_of<Index>([&](auto& out) {
-        detail::dc3::run<Index>([&] { return streamify(t); }, t.size(), out, s);
+        emflow::pipelines::sa::detail::dc3::run<Index>([&] { return streamify(t); }, t.size(), out,
+                                                       s);
     });
 }
 
@@ -104,8 +107,8 @@ TEST_CASE("dc3: the least budget", "[sa][dc3]") {
     const auto t = emflow_test::random_text(MiB / 2, 16, emflow_test::test_seed());
     const auto ref = emflow_test::reference_sa(t);
     for (auto mode : {pipelining::traditional, pipelining::parallel}) {
-        auto got =
-            dc3_sa<std::uint32_t>(t, settings(detail::dc3::external_minimum(mode), mode, 1000));
+        auto got = dc3_sa<std::uint32_t>(
+            t, settings(emflow::pipelines::sa::detail::dc3::external_minimum(mode), mode, 1000));
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
 }
@@ -130,7 +133,8 @@ TEST_CASE("dc3: progress phases are named by level", "[sa][dc3]") {
         s.report = &report;
         const auto t = emflow_test::fibonacci_text(2000);  // 2000, 1334, then 890 symbols
         sa_vector<std::uint32_t> out;
-        detail::dc3::run<std::uint32_t>([&] { return streamify(t); }, t.size(), out, s);
+        emflow::pipelines::sa::detail::dc3::run<std::uint32_t>([&] { return streamify(t); },
+                                                               t.size(), out, s);
     }
     const std::vector<std::string> expected = {
         "DC3 level 0: sort and name the sample", "DC3 level 1: sort and name the sample",
@@ -147,9 +151,10 @@ TEST_CASE("dc3: output into a push node", "[sa][dc3]") {
         INFO("in-memory limit " << in_memory);
         std::vector<std::uint64_t> got;
         bool stopped = false;
-        detail::dc3::run<emflow_test::index64>([&] { return streamify(t); }, t.size(),
-                                               collect_sink<emflow_test::index64>{&got, &stopped},
-                                               settings(24 * MiB, pipelining::parallel, in_memory));
+        emflow::pipelines::sa::detail::dc3::run<emflow_test::index64>(
+            [&] { return streamify(t); }, t.size(),
+            collect_sink<emflow_test::index64>{&got, &stopped},
+            settings(24 * MiB, pipelining::parallel, in_memory));
         CHECK(stopped);
         CHECK(first_mismatch(got, ref) == std::string::npos);
     }
@@ -176,13 +181,15 @@ TEST_CASE("dc3: a too small budget or a too long text fails before any work", "[
             CHECK(std::string(e.what()).find(std::to_string(minimum)) != std::string::npos);
         }
     };
-    const std::uint64_t external = detail::dc3::external_minimum(pipelining::parallel);
-    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(t.size()) > external);
+    const std::uint64_t external =
+        emflow::pipelines::sa::detail::dc3::external_minimum(pipelining::parallel);
+    REQUIRE(emflow::pipelines::sa::detail::dc3::in_memory_need<std::uint32_t>(t.size()) > external);
     fails_naming(t.size(), external);
     const std::uint64_t small = MiB / 4;
-    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(small) < external);
-    REQUIRE(detail::dc3::in_memory_need<std::uint32_t>(small) > cfg.memory_bytes);
-    fails_naming(small, detail::dc3::in_memory_need<std::uint32_t>(small));
+    REQUIRE(emflow::pipelines::sa::detail::dc3::in_memory_need<std::uint32_t>(small) < external);
+    REQUIRE(emflow::pipelines::sa::detail::dc3::in_memory_need<std::uint32_t>(small) >
+            cfg.memory_bytes);
+    fails_naming(small, emflow::pipelines::sa::detail::dc3::in_memory_need<std::uint32_t>(small));
     cfg.memory_bytes = 64 * MiB;
     CHECK_THROWS_AS(dc3<std::uint32_t>(open, std::uint64_t(1) << 32, out, cfg),
                     std::invalid_argument);
@@ -204,9 +211,9 @@ TEST_CASE("dc3: an exception from the text source reaches the caller", "[sa][dc3
                 });
             };
             sa_vector<std::uint32_t> out;
-            CHECK_THROWS_WITH(
-                detail::dc3::run<std::uint32_t>(open, n, out, settings(24 * MiB, mode, in_memory)),
-                "text source failed");
+            CHECK_THROWS_WITH(emflow::pipelines::sa::detail::dc3::run<std::uint32_t>(
+                                  open, n, out, settings(24 * MiB, mode, in_memory)),
+                              "text source failed");
         }
     }
 }
@@ -220,11 +227,12 @@ TEMPLATE_TEST_CASE("dc3: the in-memory base case's ranks invert its suffix array
             std::vector<TestType> s(100000);
             for (auto& c : s) c = TestType(1 + rng() % sigma);
             std::vector<TestType> sa(s.size());
-            detail::dc3::suffix_array_in_memory(s.data(), s.size(), sigma, sa.data());
+            emflow::pipelines::sa::detail::dc3::suffix_array_in_memory(s.data(), s.size(), sigma,
+                                                                       sa.data());
             std::vector<TestType> expected(s.size());
             for (std::size_t k = 0; k < sa.size(); ++k) expected[sa[k]] = TestType(k + 1);
             INFO("sigma " << sigma << ", mode " << int(mode));
-            detail::dc3::rank_in_memory(s, sigma, settings(24 * MiB, mode));
+            emflow::pipelines::sa::detail::dc3::rank_in_memory(s, sigma, settings(24 * MiB, mode));
             REQUIRE(s == expected);
         }
     }

@@ -171,7 +171,8 @@ TEST_CASE("prefix doubling: reports its rounds as progress phases", "[sa][doubli
     CHECK(finished[1].phase == "doubling round 1 (h=7): sort");
     CHECK(finished[8].phase == "doubling round 8 (h=896): sort");
     CHECK(finished.back().phase == "doubling: suffix array");
-    CHECK(finished[1].bytes == 1000 * sizeof(detail::doubling::keyed_name<std::uint32_t>));
+    CHECK(finished[1].bytes ==
+          1000 * sizeof(emflow::pipelines::sa::detail::doubling::keyed_name<std::uint32_t>));
     CHECK(finished[8].bytes < finished[1].bytes);  // finished positions were discarded
     for (const auto& f : finished) CHECK(f.bytes == f.bytes_total);
 }

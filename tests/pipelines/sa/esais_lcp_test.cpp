@@ -97,20 +97,21 @@ TEST_CASE("esais lcp: the least budget counts the text's readers", "[sa][esais][
     std::uint64_t read = 0;
     auto open = [&] { return streamify(text) | tap([&](std::uint8_t) { ++read; }); };
     auto s = settings(16 * MiB, pipelining::parallel);
-    const std::uint64_t least = detail::esais::least_budget<std::uint32_t>(open, t.size(), s, true);
-    CHECK(least > detail::esais::minimum_budget(pipelining::parallel));
+    const std::uint64_t least =
+        emflow::pipelines::sa::detail::esais::least_budget<std::uint32_t>(open, t.size(), s, true);
+    CHECK(least > emflow::pipelines::sa::detail::esais::minimum_budget(pipelining::parallel));
     CHECK(read == 0);
     emflow::pipelines::sa::sa_vector<std::uint32_t> sa, lcp;
     s.memory_bytes = least - 1;
     try {
-        detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+        emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
         FAIL("no config_error");
     } catch (const config_error& e) {
         CHECK(std::string(e.what()).find(std::to_string(least)) != std::string::npos);
     }
     CHECK(read == 0);
     s.memory_bytes = least;
-    detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
+    emflow::pipelines::sa::detail::esais::run<std::uint32_t>(open, t.size(), sa, s, &lcp);
     const auto got_sa = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(sa); });
     const auto got_lcp = emflow_test::sa_of<std::uint32_t>([&](auto& out) { out.swap(lcp); });
     emflow_test::check_reference(t, got_sa);

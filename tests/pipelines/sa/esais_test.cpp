@@ -58,12 +58,12 @@ TEST_CASE("esais: bulks processed by several threads", "[sa][esais]") {
 
 TEST_CASE("esais: ranked seeds follow their bucket's placed suffixes", "[sa][esais]") {
     // "banana": L-type a(5) n(4) n(2) b(0), S-type a(3) a(1) (S* both), L-part starts n(4) n(2)
-    detail::esais::bucket_counts n;
+    emflow::pipelines::sa::detail::esais::bucket_counts n;
     n.l_type['a'] = n.l_type['b'] = 1;
     n.l_type['n'] = 2;
     n.s_type['a'] = n.sstar['a'] = 2;
     n.lstar['n'] = 2;
-    const auto l = detail::esais::bucket_ranks::of(n, false);
+    const auto l = emflow::pipelines::sa::detail::esais::bucket_ranks::of(n, false);
     // L-pass: the end (rank 0), then a: 1 L, 2 seeds; b: 1 L; n: 2 L
     CHECK(l.first['a'] == 1);
     CHECK(l.seeds['a'] == 2);
@@ -73,7 +73,7 @@ TEST_CASE("esais: ranked seeds follow their bucket's placed suffixes", "[sa][esa
     CHECK(l.placed['n'] == 2);
     CHECK(l.seeds['n'] == 7);
     // S-pass, buckets downwards: n: 2 seeds; b: none; a: 2 S
-    const auto s = detail::esais::bucket_ranks::of(n, true);
+    const auto s = emflow::pipelines::sa::detail::esais::bucket_ranks::of(n, true);
     CHECK(s.first['n'] == 0);
     CHECK(s.seeds['n'] == 0);
     CHECK(s.first['b'] == 2);
@@ -107,8 +107,8 @@ TEST_CASE("esais: a too small budget or a too long text fails before any work", 
         esais<std::uint32_t>(open, t.size(), out, cfg);
         FAIL("no config_error");
     } catch (const config_error& e) {
-        const std::string minimum =
-            std::to_string(detail::esais::minimum_budget(pipelining::parallel));
+        const std::string minimum = std::to_string(
+            emflow::pipelines::sa::detail::esais::minimum_budget(pipelining::parallel));
         CHECK(std::string(e.what()).find(minimum) != std::string::npos);
     }
     cfg.memory_bytes = 64 * MiB;

@@ -25,9 +25,10 @@ TEST_CASE("esais: 64-bit indices into a push node", "[sa][esais]") {
     const auto t = emflow_test::random_text(50000, 3, emflow_test::test_seed());
     std::vector<std::uint64_t> got;
     bool stopped = false;
-    detail::esais::run<std::uint64_t>([&] { return streamify(t); }, t.size(),
-                                      emflow_test::collect_sink<std::uint64_t>{&got, &stopped},
-                                      settings(32 * MiB, pipelining::parallel));
+    emflow::pipelines::sa::detail::esais::run<std::uint64_t>(
+        [&] { return streamify(t); }, t.size(),
+        emflow_test::collect_sink<std::uint64_t>{&got, &stopped},
+        settings(32 * MiB, pipelining::parallel));
     CHECK(stopped);
     emflow_test::check_reference(t, got);
 }

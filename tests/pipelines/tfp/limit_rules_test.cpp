@@ -35,12 +35,12 @@ int settle(emflow::pipelines::tfp::adaptive_window& w, double density, int max_s
 //! What memory_target_bulk reads of a parallel_priority_queue: its config's memory budget and
 //! its item type.
 struct queue_of_24_byte_items {
-    struct config_type {
+    struct layout_type {
         std::size_t memory_bytes;
     };
     using value_type = std::array<char, 24>;
-    config_type cfg;
-    const config_type& config() const { return cfg; }
+    layout_type cfg;
+    const layout_type& layout() const { return cfg; }
 };
 
 }  // namespace
