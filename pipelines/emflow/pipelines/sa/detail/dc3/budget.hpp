@@ -12,6 +12,7 @@
 #include <emflow/external_memory.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/pipelines/sa/common.hpp>
+#include <emflow/pipelines/sa/detail/common.hpp>
 #include <emflow/pipelines/sa/detail/dc3/in_memory.hpp>
 
 #include <stxxl/vector>
@@ -23,10 +24,6 @@
 #include <type_traits>
 
 namespace emflow::pipelines::sa::detail::dc3 {
-
-//! The page cache of an external vector while it is written: the one buffer of a level's graphs
-//! that no node declares.
-inline constexpr std::uint64_t page_cache_bytes = 2 * vector_block_bytes;
 
 //! A construction's settings inside DC3: the caller's, and the longest text a level runs in RAM
 //! (besides the budget's limit; tests lower it to drive small texts through external levels).
@@ -94,14 +91,6 @@ template <class Index>
 std::uint64_t minimum_budget(std::uint64_t n, const dc3_options& s) {
     const std::uint64_t external = external_minimum(s.mode);
     return n > s.in_memory_symbols ? external : std::min(in_memory_need<Index>(n), external);
-}
-
-//! The settings of a graph of an external level: the budget but the page cache of the vector it
-//! may write.
-inline run_options graph_run(const sa_options& cfg) {
-    run_options run;
-    run.memory_bytes = std::size_t(cfg.memory_bytes - page_cache_bytes);
-    return run;
 }
 
 //! Elements of T in one async buffer.

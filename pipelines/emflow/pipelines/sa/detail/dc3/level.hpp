@@ -14,6 +14,7 @@
 
 #include <emflow/flow.hpp>
 #include <emflow/pipelines/sa/common.hpp>
+#include <emflow/pipelines/sa/detail/common.hpp>
 #include <emflow/pipelines/sa/detail/dc3/budget.hpp>
 #include <emflow/pipelines/sa/detail/dc3/in_memory.hpp>
 #include <emflow/pipelines/sa/detail/dc3/in_memory_doubling.hpp>
@@ -70,15 +71,6 @@ decltype(auto) decouple(Src&& src) {
         return async_pull(std::forward<Src>(src), elements(async_elems<value_t<Src>>()));
     else
         return std::forward<Src>(src);
-}
-
-//! Writes src into v (replaced), a run with the settings run; v's page cache exists only
-//! meanwhile.
-template <class Src, class V>
-void write_vector(Src&& src, V& v, const run_options& run = {}) {
-    v.allocate_page_cache();
-    materialize(std::forward<Src>(src), v, run);
-    v.deallocate_page_cache();
 }
 
 //! The n symbols of src in RAM as integers of type I.

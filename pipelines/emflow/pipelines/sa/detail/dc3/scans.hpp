@@ -7,6 +7,7 @@
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/pull_base.hpp>
+#include <emflow/pipelines/sa/detail/common.hpp>
 #include <emflow/pipelines/sa/detail/dc3/tuples.hpp>
 
 #include <algorithm>
@@ -105,44 +106,6 @@ private:
 template <class Sym, class Index, class Text>
 auto scan_triples(Text&& text, std::uint64_t n) {
     return triple_scan<Text, Sym, Index>(std::forward<Text>(text), n);
-}
-
-//! Pull node applying f(x) to every element x of src exactly once, in order (f may keep state,
-//! unlike transform's).
-template <class Src, class F>
-class scan_map : public buffered_pull<scan_map<Src, F>,
-                                      std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>> {
-    using T = std::decay_t<std::invoke_result_t<F&, const value_t<Src>&>>;
-    friend class buffered_pull<scan_map, T>;
-
-public:
-    //! f over src.
-    scan_map(Src&& src, F f) : src_(std::forward<Src>(src)), f_(std::move(f)) {}
-
-    //! Starts src, declares the buffer.
-    void start(run_context& ctx) {
-        src_.start(ctx);
-        this->declare_buffer(ctx, "DC3 scan chunk");
-    }
-
-private:
-    std::size_t refill(T* out, std::size_t cap) {
-        if (src_.empty()) return 0;
-        std::size_t k = std::min(src_.batch_length(), cap);
-        auto in = src_.batch_begin();
-        for (std::size_t i = 0; i < k; ++i) out[i] = f_(in[i]);
-        src_ += k;
-        return k;
-    }
-
-    stored_t<Src> src_;
-    F f_;
-};
-
-//! f over src, once per element in order.
-template <class Src, class F>
-auto map_each(Src&& src, F f) {
-    return scan_map<Src, F>(std::forward<Src>(src), std::move(f));
 }
 
 }  // namespace emflow::pipelines::sa::detail::dc3

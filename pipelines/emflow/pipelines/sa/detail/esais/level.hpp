@@ -57,9 +57,6 @@
 
 namespace emflow::pipelines::sa::detail::esais {
 
-using detail::dc3::map_each;
-using detail::dc3::write_vector;
-
 //! The settings of eSAIS: the caller's, DC3's for the recursion (in_memory_symbols), the
 //! passes' bulk size and the S* LCP search's slices (tests lower them to drive small texts
 //! through every path of a pass and of a round).
@@ -88,7 +85,7 @@ inline sort_options sorting(const esais_options& cfg, std::uint64_t items = 0) {
 //! nearly all of it, where a fixed share merged in up to three passes at small budgets), but for
 //! the page cache of the vector it writes and the reader of one vector outside it.
 inline run_options graph_between_passes(const esais_options& cfg) {
-    run_options run = detail::dc3::graph_run(cfg);
+    run_options run = graph_run(cfg);
     run.memory_bytes -= std::size_t(2 * vector_block_bytes);
     return run;
 }

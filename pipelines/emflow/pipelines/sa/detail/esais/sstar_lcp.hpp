@@ -39,8 +39,7 @@
 #pragma once
 
 #include <emflow/flow.hpp>
-#include <emflow/pipelines/sa/detail/dc3/budget.hpp>
-#include <emflow/pipelines/sa/detail/dc3/level.hpp>
+#include <emflow/pipelines/sa/detail/common.hpp>
 #include <emflow/pipelines/sa/detail/esais/chained_reader.hpp>
 #include <emflow/pipelines/sa/detail/esais/text_lookups.hpp>
 #include <emflow/pipelines/sa/detail/esais/tuples.hpp>
@@ -336,8 +335,7 @@ private:
     void resolve_followers(const vec<chain_link<Index>>& chain, vec<found_lcp<Index>>& head_lcps,
                            found_t& found) {
         vec<found_lcp<Index>> sorted_heads;
-        detail::dc3::write_vector(sort(streamify(head_lcps), found_by_idx<Index>{}, opt_),
-                                  sorted_heads, run_);
+        write_vector(sort(streamify(head_lcps), found_by_idx<Index>{}, opt_), sorted_heads, run_);
         head_lcps.clear();
         typename vec<found_lcp<Index>>::bufreader_type h(sorted_heads);
         std::uint64_t j = 0, lcp = 0, followers = 0;
@@ -491,8 +489,7 @@ private:
     template <class Seeds>
     void merge_found(const Seeds& sorted, vec<found_lcp<Index>>& found, Seeds& out) {
         vec<found_lcp<Index>> sorted_found;
-        detail::dc3::write_vector(sort(streamify(found), found_by_idx<Index>{}, opt_), sorted_found,
-                                  run_);
+        write_vector(sort(streamify(found), found_by_idx<Index>{}, opt_), sorted_found, run_);
         found.clear();
         typename vec<found_lcp<Index>>::bufreader_type f(sorted_found);
         vector_appender<Seeds> w(out);
