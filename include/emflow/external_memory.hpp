@@ -97,6 +97,23 @@ struct external_memory_state {
     std::vector<std::filesystem::path> disk_files;  //!< disk file paths (already unlinked)
 };
 
+//! The directory under which emflow makes its private temp directory: configured if not empty
+//! (external_memory_options::tmp_base), else $EMFLOW_TMPDIR, else $TMPDIR, else /var/tmp.
+inline std::filesystem::path temp_base(const std::string& configured) {
+    if (!configured.empty()) return configured;
+    for (const char* var : {"EMFLOW_TMPDIR", "TMPDIR"}) {
+        const char* v = std::getenv(var);
+        if (v && *v) return v;
+    }
+    return "/var/tmp";
+}
+
+//! "emflow: <what> '<path>': <strerror(err)>", the form of every error emflow reports about a
+//! file or directory.
+inline std::string path_error(const std::string& what, const std::filesystem::path& p, int err) {
+    return "emflow: " + what + " '" + p.string() + "': " + std::strerror(err);
+}
+
 namespace detail {
 
 inline std::mutex& em_mutex() {
@@ -109,30 +126,17 @@ inline external_memory_state*& em_state() {
     return state;
 }
 
-inline std::string os_error(const std::string& what, const std::filesystem::path& p, int err) {
-    return "emflow: " + what + " '" + p.string() + "': " + std::strerror(err);
-}
-
-inline std::filesystem::path resolve_tmp_base(const std::string& configured) {
-    if (!configured.empty()) return configured;
-    for (const char* var : {"EMFLOW_TMPDIR", "TMPDIR"}) {
-        const char* v = std::getenv(var);
-        if (v && *v) return v;
-    }
-    return "/var/tmp";
-}
-
 //! Creates base/emflow-XXXXXX, with errors naming the path.
 inline std::filesystem::path make_private_dir(const std::filesystem::path& base) {
     std::error_code ec;
     if (!std::filesystem::is_directory(base, ec))
-        throw config_error(os_error("temp directory is not a directory", base,
-                                    std::filesystem::exists(base) ? ENOTDIR : ENOENT));
+        throw config_error(path_error("temp directory is not a directory", base,
+                                      std::filesystem::exists(base) ? ENOTDIR : ENOENT));
     if (::access(base.c_str(), W_OK | X_OK) != 0)
-        throw config_error(os_error("temp directory is not writable", base, errno));
+        throw config_error(path_error("temp directory is not writable", base, errno));
     std::string templ = (base / "emflow-XXXXXX").string();
     if (!::mkdtemp(templ.data()))
-        throw config_error(os_error("cannot create a directory in", base, errno));
+        throw config_error(path_error("cannot create a directory in", base, errno));
     return templ;
 }
 
@@ -187,7 +191,7 @@ inline const external_memory_state& configure_external_memory(
                 io_method_name(cfg.method) + " does not report the writes past the capacity");
 
     auto state = std::make_unique<external_memory_state>();
-    state->dir = detail::make_private_dir(detail::resolve_tmp_base(cfg.tmp_base));
+    state->dir = detail::make_private_dir(temp_base(cfg.tmp_base));
     try {
         // STXXL's logger opens its files on first use and reads these variables then.
         const std::string log = cfg.keep_logs ? (state->dir / "stxxl.log").string() : "/dev/null";

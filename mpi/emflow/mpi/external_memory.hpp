@@ -20,13 +20,11 @@ namespace emflow::mpi {
 //! directory is removed again at once if this call created it (unless cfg.keep_logs).
 inline const external_memory_state& configure_rank_external_memory(const communicator& comm,
                                                                    external_memory_options cfg) {
-    std::filesystem::path dir =
-        emflow::detail::resolve_tmp_base(cfg.tmp_base) / ("rank-" + std::to_string(comm.rank()));
+    std::filesystem::path dir = temp_base(cfg.tmp_base) / ("rank-" + std::to_string(comm.rank()));
     std::error_code ec;
     bool created = std::filesystem::create_directory(dir, ec);
     if (ec)
-        throw config_error(
-            emflow::detail::os_error("cannot create the rank's temp directory", dir, ec.value()));
+        throw config_error(path_error("cannot create the rank's temp directory", dir, ec.value()));
     cfg.tmp_base = dir.string();
     const external_memory_state& state = configure_external_memory(cfg);
     if (created && !cfg.keep_logs) std::filesystem::remove(dir, ec);
