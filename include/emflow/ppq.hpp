@@ -70,6 +70,8 @@
 
 namespace emflow {
 
+//! The bulk-parallel external-memory priority queue: top() is the greatest item under Compare
+//! (a min-queue takes std::greater), bulk phases push from many threads at once.
 template <class T, class Compare = std::less<T>>
 class parallel_priority_queue {
     static_assert(std::is_trivially_copyable_v<T>,

@@ -75,7 +75,9 @@ public:
     class phase {
     public:
         phase() = default;
+        //! Takes over o's phase; o becomes inert.
         phase(phase&& o) noexcept : owner_(o.owner_), s_(std::move(o.s_)) { o.owner_ = nullptr; }
+        //! Ends this phase, then takes over o's; o becomes inert.
         phase& operator=(phase&& o) noexcept {
             if (this != &o) {
                 end();

@@ -39,7 +39,8 @@ static_assert(sizeof(uint40) == 5 && alignof(uint40) == 1);
 }  // namespace emflow
 
 //! numeric_limits for uint40, so that code generic over index types (uint32_t, uint40,
-//! uint64_t) finds its range the usual way.
+//! uint64_t) finds its range the usual way. (Left out of the API reference: Doxygen cannot
+//! place a specialization in std.) \cond
 template <>
 class std::numeric_limits<emflow::uint40> {
 public:
@@ -51,3 +52,4 @@ public:
     static constexpr emflow::uint40 lowest() noexcept { return emflow::uint40(0); }
     static constexpr emflow::uint40 max() noexcept { return emflow::uint40((1ull << 40) - 1); }
 };
+//! \endcond

@@ -19,6 +19,8 @@
 
 namespace emflow::algorithm {
 
+//! The queue's background insertion tasks of one bulk phase: bounded slots, and the phase's
+//! first exception kept for every pusher.
 class background_tasks {
 public:
     //! Closes the slots (at the start of a bulk phase; no task may be running).

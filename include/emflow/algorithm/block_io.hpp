@@ -23,6 +23,7 @@ namespace emflow::algorithm {
 
 //! The allocation unit on disk (also the alignment of buffers for direct I/O).
 constexpr unsigned disk_unit = 4096;
+//! STXXL's id of one allocation unit on disk.
 using unit_bid = stxxl::BID<disk_unit>;
 
 //! One block on disk.
@@ -131,6 +132,7 @@ inline unsigned disk_count() { return unsigned(stxxl::config::get_instance()->di
 //! Aligned buffers of one block size, recycled; counts the bytes it holds.
 class block_pool {
 public:
+    //! A pool of buffers of block_bytes each (a multiple of disk_unit).
     explicit block_pool(std::size_t block_bytes = disk_unit) : bytes_(block_bytes) {}
     ~block_pool() { trim(0); }
     block_pool(const block_pool&) = delete;

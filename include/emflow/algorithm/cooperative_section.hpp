@@ -22,6 +22,8 @@
 
 namespace emflow::algorithm {
 
+//! A critical section whose waiting threads run iterations of the running turn's parallel
+//! loops instead of blocking.
 class cooperative_section {
 public:
     //! Runs f() while no other function of this section runs; while waiting, the calling

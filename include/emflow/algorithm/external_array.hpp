@@ -15,6 +15,7 @@
 
 namespace emflow::algorithm {
 
+//! One sorted array of items on disk, read block by block with prefetching.
 template <class T>
 class external_array {
 public:
@@ -24,6 +25,8 @@ public:
         block_requests reqs;     //!< in-flight read (empty once loaded)
     };
 
+    //! An empty array of blocks of block_bytes holding block_items items each, on the given
+    //! level of the queue.
     external_array(std::size_t block_bytes, std::size_t block_items, unsigned level)
         : block_bytes_(block_bytes), block_items_(block_items), level_(level) {}
     external_array(const external_array&) = delete;

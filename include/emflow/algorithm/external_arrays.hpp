@@ -28,11 +28,16 @@
 
 namespace emflow::algorithm {
 
+//! The queue's external arrays: block prefetch prediction, the merge limit, and merges out of
+//! them.
 template <class T, class Order>
 class external_arrays {
 public:
+    //! Owner of one external array.
     using array_ptr = std::unique_ptr<external_array<T>>;
 
+    //! No arrays yet: blocks and read budget from cfg, items ordered by order, I/O counted in
+    //! stats.
     external_arrays(const ppq_layout& cfg, const Order& order, ppq_stats& stats)
         : cfg_(cfg), order_(order), stats_(stats), pool_(cfg.block_bytes),
           limit_tree_(limit_beats{this}) {}

@@ -15,6 +15,8 @@
 
 namespace emflow::algorithm {
 
+//! Writes a sorted stream of items into a new external array, overlapping the producer with
+//! the writes.
 template <class T>
 class external_writer {
 public:

@@ -29,8 +29,9 @@ namespace emflow::algorithm {
 //! "a pops before b" for a queue whose top is the greatest item under Compare.
 template <class Compare>
 struct pop_order {
-    Compare cmp;
+    Compare cmp;  //!< the queue's comparator
     template <class T>
+    //! Whether a pops before b: cmp(b, a).
     bool operator()(const T& a, const T& b) const {
         return cmp(b, a);
     }
@@ -44,6 +45,8 @@ struct pop_order {
 //! which must neither open an OpenMP team nor add threads to the busy cores.
 class workers {
 public:
+    //! Workers of threads OpenMP threads, or of a oneTBB arena of that many threads inside an
+    //! OpenMP region.
     explicit workers(unsigned threads) : threads_(threads), arena_(int(threads)) {}
     //! Workers that use the calling thread's oneTBB arena (see the class comment); if `shared`
     //! is given, their loops inside its turns are shared with the threads waiting for a turn.

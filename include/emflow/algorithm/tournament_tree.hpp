@@ -15,11 +15,14 @@ namespace emflow::algorithm {
 //! "No player": the winner of a tree without players.
 constexpr std::uint32_t no_player = ~std::uint32_t(0);
 
+//! A winner tree over a dynamic number of players (indices); `beats(a, b)` says whether a wins
+//! against b.
 template <class Beats>
 class tournament_tree {
 public:
-    static constexpr std::uint32_t none = no_player;
+    static constexpr std::uint32_t none = no_player;  //!< the winner of a tree without players
 
+    //! An empty tree deciding matches by beats; rebuild() adds the players.
     explicit tournament_tree(Beats beats = Beats()) : beats_(beats) {}
 
     //! Rebuilds the tree over players 0..players-1.

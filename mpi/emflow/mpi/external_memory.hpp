@@ -15,7 +15,7 @@
 
 namespace emflow::mpi {
 
-//! configure_external_memory() under <base>/rank-<r> (base: cfg.tmp_base or its defaults). The
+//! configure_external_memory() under `<base>/rank-<r>` (base: cfg.tmp_base or its defaults). The
 //! disk files are unlinked as soon as they are open (external_memory.hpp), so the rank's
 //! directory is removed again at once if this call created it (unless cfg.keep_logs).
 inline const external_memory_state& configure_rank_external_memory(const communicator& comm,

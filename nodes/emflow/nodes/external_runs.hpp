@@ -57,6 +57,7 @@ public:
     //! each run's next block in turn (bench/memory/README.md, "prefetches deeper").
     static constexpr std::size_t prefetch_blocks_per_run = 8;
 
+    //! No runs yet, items ordered by order; configures external memory if it is not yet.
     explicit external_runs(Order order) : order_(order) {
         ensure_external_memory();
         run_cfg_.block_bytes = merge_cfg_.block_bytes = block_bytes();

@@ -132,6 +132,7 @@ public:
     //! Reads path (opened at start()) from its element first on.
     explicit file_source(std::string path, std::uint64_t first = 0)
         : path_(std::move(path)), first_(first) {}
+    //! Moves a source that has not started.
     file_source(file_source&& o) noexcept
         : pull_base<file_source, T>(), path_(std::move(o.path_)), first_(o.first_),
           tail_fd_(std::exchange(o.tail_fd_, -1)) {}

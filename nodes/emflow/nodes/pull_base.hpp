@@ -93,7 +93,9 @@ public:
     //! A buffer of chunk elements (at least one).
     explicit buffered_pull(std::size_t chunk = default_chunk)
         : cap_(std::max<std::size_t>(chunk, 1)) {}
+    //! Moves the buffer with the node.
     buffered_pull(buffered_pull&&) noexcept = default;
+    //! Move-assigns the buffer with the node.
     buffered_pull& operator=(buffered_pull&&) noexcept = default;
 
 protected:

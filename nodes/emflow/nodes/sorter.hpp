@@ -78,7 +78,9 @@ public:
     //! run's budget assigns.
     sorter_node(Cmp cmp, std::size_t memory_bytes, sort_options opt = {})
         : cmp_(cmp), memory_(memory_bytes), opt_(opt), state_(std::make_unique<state>()) {}
+    //! Moves the sorter with its runs.
     sorter_node(sorter_node&&) noexcept = default;
+    //! Move-assigns the sorter with its runs.
     sorter_node& operator=(sorter_node&&) noexcept = default;
 
     //! Declares its memory (file comment), checks an explicit budget. Run buffers are
