@@ -47,7 +47,11 @@ public:
 //! as if it had succeeded: a full disk gives wrong data, not an io_error. mmap writes through
 //! page faults, which no file size limit stops. So a fixed-capacity disk takes syscall only, and
 //! linuxaio belongs where the disk cannot run full.
-enum class io_method { syscall, linuxaio, mmap };
+enum class io_method {
+    syscall,   //!< pread/pwrite by STXXL's I/O thread, one request at a time per disk (default)
+    linuxaio,  //!< Linux native AIO, several requests in the kernel; failures go unseen
+    mmap       //!< memory-mapped: writes through page faults
+};
 
 //! Parses "syscall", "linuxaio" or "mmap"; throws std::invalid_argument for anything else.
 inline io_method parse_io_method(const std::string& name) {

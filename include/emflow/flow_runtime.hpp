@@ -9,7 +9,8 @@
 // one, a sorter's reader for its input to end) suspends its task with tbb::task::suspend: the
 // thread goes on executing other pending tasks and the task is resumed when the event happens.
 // No thread spins or blocks, so any number of async nodes runs on any number of threads
-// (down to 1) without deadlock. See docs/flow-runtime.md for the design and its measured cost.
+// (down to 1) without deadlock. See docs/flow-graphs.md for the design and bench/flow/README.md
+// for its measured cost.
 //
 // A run may have its own budget and threads (run_options): the nodes declare their memory while
 // the graph is started, tasks spawned meanwhile are held, the budget is assigned

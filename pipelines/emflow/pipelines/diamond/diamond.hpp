@@ -35,7 +35,10 @@ using diamond_input = stxxl::VECTOR_GENERATOR<diamond_pair, 2, 1>::result;
 using diamond_output = stxxl::VECTOR_GENERATOR<diamond_quad, 2, 1>::result;  //!< see diamond_input
 
 //! Traditional (sequential) or parallel pipelining.
-enum class diamond_variant { traditional, parallel };
+enum class diamond_variant {
+    traditional,  //!< no asynchronous nodes: one segment, as in STXXL's pipelining
+    parallel      //!< asynchronous nodes and run formation: the paper's parallel pipelining
+};
 
 //! Budget and tuning of a Diamond run.
 struct diamond_options {
