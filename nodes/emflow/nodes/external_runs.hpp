@@ -54,7 +54,7 @@ public:
     //! blocks, a spare one and a writer of two blocks.
     static std::size_t merge_minimum() { return 7 * block_bytes(); }
     //! Blocks per run a merge may prefetch beyond one pass's: with one, the merge waited for
-    //! each run's next block in turn (bench/memory/README.md, "prefetches deeper").
+    //! each run's next block in turn (bench/memory/README.md, e9644bc).
     static constexpr std::size_t prefetch_blocks_per_run = 8;
 
     //! No runs yet, items ordered by order; configures external memory if it is not yet.

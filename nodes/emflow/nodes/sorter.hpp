@@ -179,8 +179,8 @@ private:
         // The merge shares its phase with the next sort's run formation as an equal: with only
         // its minimum it would merge with one pass's blocks and wait for each run's next block,
         // which costs more than the smaller runs beside it (bench/memory/README.md, "the
-        // merge's share"). At its start it takes one pass and what it can use for prefetching,
-        // within that share and what is spare (memory_plan::acquire).
+        // merge's share", 25a8fc0). At its start it takes one pass and what it can use for
+        // prefetching, within that share and what is spare (memory_plan::acquire).
         merge_id_ = plan.declare_at(
             level, "merge",
             explicit_budget ? memory_demand::fixed(memory_)
