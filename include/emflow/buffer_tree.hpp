@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/buffer_tree.hpp: the buffer tree (Arge; as implemented by Hutchinson, Maheshwari, Sack
+// and Velicescu), a batched external-memory multimap. Inserts, erases and look-ups are
+// time-stamped and applied lazily: they travel down an (a,b)-tree in the buffers of its nodes
+// (about m/2 blocks each, on STXXL's block manager) and take effect when they reach a leaf. A
+// look-up's answers are produced there and leave through the pull side as (query, result)
+// records, in the order the tree produces them; flush() empties every buffer, so that every
+// pending answer is delivered.
+//
+//   emflow::buffer_tree<std::uint64_t, std::uint64_t> t;       // 64 MiB, (a, b) = (m/32, m/8)
+//   t.insert(7, 70);  auto q = t.lookup(7);  t.erase(7);  t.flush();
+//   for (; !t.empty(); ++t) use((*t).query == q, (*t).found, (*t).value);
+//
+// Semantics are those of std::multimap applied in operation order: insert adds a pair (equal
+// keys keep insertion order), erase(k) removes every pair with key k (also none), lookup(k)
+// reports every pair with key k at its time: one answer per pair, in insertion order, or one
+// answer with found == false.
+//
+// Memory: memory_bytes bounds the buffers (a chunk of requests sorted at once, m/4 blocks; reads
+// and writes in flight; the block being filled; the answers' head and tail). The tree's skeleton
+// (splitters and block lists, about 40 bytes per block of data) and the elements of one key
+// with requests in a chunk are outside. Errors: the comparator's or the disk's exceptions reach
+// the caller and leave the tree failed (every later call throws std::logic_error); its blocks
+// are given back when it is destroyed.
+#pragma once
+
+#include <emflow/detail/buffer_tree/answer_queue.hpp>
+#include <emflow/detail/buffer_tree/block_io.hpp>
+#include <emflow/detail/buffer_tree/records.hpp>
+#include <emflow/detail/buffer_tree/tree.hpp>
+#include <emflow/external_memory.hpp>
+#include <emflow/flow_runtime.hpp>
+#include <emflow/memory_budget.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace emflow {
+
+//! Sizes of a buffer tree; 0 picks the paper's tuned value (Hutchinson et al., sec. 3.6.2).
+struct buffer_tree_options {
+    std::size_t memory_bytes = std::size_t(64) << 20;  //!< M: what the buffers may hold
+    std::size_t fanout_max = 0;                        //!< b; 0: m/8 (m = M / block size)
+    std::size_t fanout_min = 0;                        //!< a; 0: b/4
+    std::size_t buffer_blocks = 0;  //!< a buffer with more blocks is emptied; 0: m/2
+};
+
+//! One answer of a look-up.
+template <class Key, class Value>
+struct buffer_tree_answer {
+    std::uint64_t query;  //!< the ticket lookup() returned
+    Key key;              //!< the key looked up
+    Value value;          //!< a value found (default-constructed if none)
+    bool found;           //!< false: the key had no pair at the look-up's time
+};
+
+//! Counters of a buffer tree's work.
+struct buffer_tree_stats {
+    std::uint64_t blocks_read = 0;     //!< block reads
+    std::uint64_t blocks_written = 0;  //!< block writes
+    std::uint64_t block_pushes = 0;    //!< parts of a buffer pushed to a child (Figure 4)
+    std::size_t height = 0;            //!< levels of nodes (1: the root is a leaf node)
+};
+
+//! Batched external multimap from Key to Value ordered by Cmp, in blocks of BlockBytes.
+template <class Key, class Value, class Cmp = std::less<Key>,
+          std::size_t BlockBytes = std::size_t(64) << 10>
+class buffer_tree {
+    static_assert(detail::buffer_tree::storable_v<Key> && detail::buffer_tree::storable_v<Value>,
+                  "buffer_tree: keys and values are stored as bytes: they must be trivially "
+                  "copy-constructible, trivially destructible and default-constructible");
+    using engine = detail::buffer_tree::tree<Key, Value, Cmp, BlockBytes>;
+    using req = typename engine::req;
+    using elem = typename engine::elem;
+
+public:
+    using value_type = buffer_tree_answer<Key, Value>;      //!< what the pull side yields
+    static constexpr std::size_t block_bytes = BlockBytes;  //!< B in bytes
+
+    //! The least memory_bytes: 32 blocks (m >= 32 keeps a >= 1 and b >= 4 by default).
+    static constexpr std::size_t minimum_memory() { return 32 * BlockBytes; }
+
+    //! An empty tree; throws std::invalid_argument for sizes it cannot work with.
+    explicit buffer_tree(Cmp cmp = Cmp(), buffer_tree_options opt = {})
+        : opt_(opt), answers_(std::make_unique<answer_store>(io_)) {
+        ensure_external_memory();
+        engine_ = std::make_unique<engine>(cmp, resolve(opt),
+                                           [this](const req& r, const elem* e) { answer(r, e); });
+    }
+
+    buffer_tree(const buffer_tree&) = delete;
+    buffer_tree& operator=(const buffer_tree&) = delete;
+
+    //! Inserts (key, value); returns the operation's ticket.
+    std::uint64_t insert(const Key& key, const Value& value) {
+        return add(key, value, detail::buffer_tree::op_kind::insert);
+    }
+    //! Erases every pair with key; returns the operation's ticket.
+    std::uint64_t erase(const Key& key) {
+        return add(key, Value(), detail::buffer_tree::op_kind::erase);
+    }
+    //! Looks key up; its answers carry the returned ticket.
+    std::uint64_t lookup(const Key& key) {
+        return add(key, Value(), detail::buffer_tree::op_kind::lookup);
+    }
+    //! Applies every operation so far: all their answers are then waiting.
+    void flush() {
+        guarded([&] { engine_->flush(); });
+    }
+
+    //! Calls f(key, value) for every pair in order (call flush() first: pending operations are
+    //! not seen).
+    template <class F>
+    void for_each(F&& f) const {
+        check();
+        auto blocks = engine_->leaves();
+        detail::buffer_tree::block_reader<elem, BlockBytes> r(
+            blocks, std::max<std::size_t>(1, engine_->params().read_ahead), false, io_);
+        const elem* p = nullptr;
+        std::size_t n = 0;
+        while (r.next(p, n))
+            for (std::size_t i = 0; i < n; ++i) f(p[i].key, p[i].value);
+    }
+
+    // ---- pull side: the answers produced so far ----
+    //! Declares the tree's memory to the run (fixed, present in every phase).
+    void start(run_context& ctx) {
+        if (run_ == ctx.id()) return;
+        run_ = ctx.id();
+        ctx.memory().declare_run_long("buffer tree", memory_demand::fixed(opt_.memory_bytes));
+    }
+    //! True if no answer is waiting (more may come with later operations or flush()).
+    bool empty() { return batch_length() == 0; }
+    //! The next answer.
+    const value_type& operator*() { return *batch_begin(); }
+    //! Drops the next answer.
+    buffer_tree& operator++() { return *this += 1; }
+    //! Answers readily available at batch_begin().
+    std::size_t batch_length() { return answers_->length(); }
+    //! The available answers.
+    const value_type* batch_begin() { return answers_->begin(); }
+    //! Drops n <= batch_length() answers.
+    buffer_tree& operator+=(std::size_t n) {
+        answers_->pop(n);
+        return *this;
+    }
+    //! Answers waiting.
+    std::size_t answers_waiting() const { return answers_->size(); }
+
+    //! Work counters.
+    buffer_tree_stats stats() const {
+        const auto& a = engine_->io();
+        return {a.blocks_read + io_.blocks_read, a.blocks_written + io_.blocks_written,
+                a.block_pushes, engine_->height()};
+    }
+
+private:
+    using answer_store = detail::buffer_tree::answer_queue<value_type, BlockBytes>;
+
+    static detail::buffer_tree::tree_params resolve(const buffer_tree_options& o) {
+        if (o.memory_bytes < minimum_memory())
+            throw std::invalid_argument(
+                "emflow: buffer tree memory of " + std::to_string(o.memory_bytes) +
+                " bytes is too small (at least " + std::to_string(minimum_memory()) + ")");
+        const std::size_t m = o.memory_bytes / BlockBytes;
+        const std::size_t b = o.fanout_max ? o.fanout_max : std::max<std::size_t>(4, m / 8);
+        const std::size_t a = o.fanout_min ? o.fanout_min : std::max<std::size_t>(1, b / 4);
+        if (b < 2 * a)
+            throw std::invalid_argument("emflow: buffer tree fan-out (a, b) = (" +
+                                        std::to_string(a) + ", " + std::to_string(b) +
+                                        ") needs b >= 2a");
+        const std::size_t buffer = o.buffer_blocks ? o.buffer_blocks : m / 2;
+        return {a, b, buffer, (m / 4) * engine::request_block_items, m / 8, m / 8};
+    }
+
+    std::uint64_t add(const Key& key, const Value& value, detail::buffer_tree::op_kind op) {
+        const std::uint64_t t = time_++;
+        guarded([&] { engine_->add(req{key, value, t, op}); });
+        return t;
+    }
+
+    void answer(const req& r, const elem* e) {
+        answers_->push(e ? value_type{r.time, r.key, e->value, true}
+                         : value_type{r.time, r.key, Value(), false});
+    }
+
+    template <class F>
+    void guarded(F&& f) {
+        check();
+        try {
+            f();
+        } catch (...) {
+            failed_ = true;
+            throw;
+        }
+    }
+    void check() const {
+        if (failed_)
+            throw std::logic_error("emflow: buffer tree used after an operation on it failed");
+    }
+
+    buffer_tree_options opt_;
+    mutable detail::buffer_tree::io_counts io_;  // the answers' and for_each's I/O
+    std::unique_ptr<answer_store> answers_;
+    std::unique_ptr<engine> engine_;
+    std::uint64_t time_ = 0;
+    std::uint64_t run_ = ~std::uint64_t(0);
+    bool failed_ = false;
+};
+
+}  // namespace emflow

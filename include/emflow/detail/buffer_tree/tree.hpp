@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/detail/buffer_tree/tree.hpp: the buffer tree's engine (Arge; Hutchinson et al., sec. 2):
+// requests gathered into blocks for the root's buffer; a buffer with more than buffer_blocks
+// blocks is emptied: loaded in chunks (a prefix of its blocks, which keeps each key's requests
+// in time order), sorted by (key, time), then distributed to the children's buffers, or at a
+// leaf node merged into its leaves. Children whose buffers filled are emptied next, then the
+// node's children are rebalanced: more than b children split, fewer than a fuse with a
+// neighbour (both buffers emptied first; a fusion of more than b is shared out by a split).
+#pragma once
+
+#include <emflow/detail/buffer_tree/block_io.hpp>
+#include <emflow/detail/buffer_tree/leaf_merge.hpp>
+#include <emflow/detail/buffer_tree/node.hpp>
+#include <emflow/detail/buffer_tree/records.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace emflow::detail::buffer_tree {
+
+//! Sizes of a tree, all resolved (see buffer_tree_options).
+struct tree_params {
+    std::size_t fanout_min;     //!< a
+    std::size_t fanout_max;     //!< b
+    std::size_t buffer_blocks;  //!< a buffer with more blocks is full
+    std::size_t chunk_items;    //!< requests sorted at once
+    std::size_t read_ahead;     //!< reads in flight
+    std::size_t write_depth;    //!< writes in flight
+};
+
+//! The tree: nodes, buffers, emptying and rebalancing.
+template <class Key, class Value, class Cmp, std::size_t RawBytes>
+class tree {
+public:
+    using req = request<Key, Value>;        //!< a request
+    using elem = element<Key, Value>;       //!< a stored element
+    using node_type = node<Key, RawBytes>;  //!< a node
+    //! Receives a look-up's answers: one call per element found, one with nullptr if none.
+    using answer_fn = std::function<void(const req&, const elem*)>;
+
+    static constexpr std::size_t request_block_items = block_writer<req, RawBytes>::capacity;
+
+    //! An empty tree.
+    tree(Cmp cmp, tree_params p, answer_fn answer)
+        : cmp_(cmp), p_(p), answer_(std::move(answer)), root_(std::make_unique<node_type>()),
+          requests_(p.write_depth, io_),
+          elements_(std::max<std::size_t>(1, p.write_depth / 2), io_) {
+        pending_.reserve(request_block_items);
+    }
+    ~tree() {
+        requests_.drain();
+        elements_.drain();
+        root_->free_all();
+    }
+    tree(const tree&) = delete;
+    tree& operator=(const tree&) = delete;
+
+    //! Adds a request (in time order).
+    void add(const req& r) {
+        pending_.push_back(r);
+        if (pending_.size() < request_block_items) return;
+        push_pending();
+        if (root_->buffer.size() > p_.buffer_blocks) {
+            requests_.finish();
+            empty(*root_);
+            reshape_root();
+        }
+    }
+
+    //! Empties every buffer: every request has reached its leaf.
+    void flush() {
+        push_pending();
+        requests_.finish();
+        flush_node(*root_);
+        reshape_root();
+    }
+
+    //! The leaves' blocks from left to right, taken out of the tree (which is empty then).
+    std::vector<stored_block<RawBytes>> take_leaves() {
+        std::vector<stored_block<RawBytes>> out;
+        collect(*root_, out);
+        root_ = std::make_unique<node_type>();
+        return out;
+    }
+
+    //! The leaves' blocks from left to right (the tree keeps them).
+    std::vector<stored_block<RawBytes>> leaves() const {
+        std::vector<stored_block<RawBytes>> out;
+        visit(*root_, out);
+        return out;
+    }
+
+    //! Levels of nodes (1: the root is a leaf node).
+    std::size_t height() const {
+        std::size_t h = 1;
+        for (const node_type* n = root_.get(); !n->leaf_node; n = n->children.front().get()) ++h;
+        return h;
+    }
+
+    //! Requests gathered in RAM, not yet in the root's buffer.
+    std::size_t pending() const { return pending_.size(); }
+    //! The I/O counters.
+    const io_counts& io() const { return io_; }
+    //! The resolved sizes.
+    const tree_params& params() const { return p_; }
+
+private:
+    void push_pending() {
+        if (pending_.empty()) return;
+        root_->buffer.push_back(requests_.write(pending_.data(), pending_.size()));
+        pending_.clear();
+    }
+
+    //! Empties n's buffer completely, then its full children, then rebalances its children.
+    void empty(node_type& n) {
+        while (!n.buffer.empty()) {
+            load_chunk(n);
+            if (n.leaf_node)
+                merge_into_leaves<Key, Value, Cmp, RawBytes>(
+                    n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
+                    answer_);
+            else
+                distribute(n);
+        }
+        if (n.leaf_node) return;
+        requests_.finish();
+        for (auto& c : n.children)
+            if (c->buffer.size() > p_.buffer_blocks) empty(*c);
+        rebalance(n);
+    }
+
+    //! Loads a prefix of n's buffer (at most chunk_items, at least one block) into chunk_,
+    //! sorted; the blocks are given back.
+    void load_chunk(node_type& n) {
+        std::size_t k = 0, items = 0;
+        while (k < n.buffer.size() && (k == 0 || items + n.buffer[k].count <= p_.chunk_items))
+            items += n.buffer[k++].count;
+        std::vector<stored_block<RawBytes>> blocks(n.buffer.begin(), n.buffer.begin() + k);
+        n.buffer.erase(n.buffer.begin(), n.buffer.begin() + k);
+        chunk_.clear();
+        chunk_.reserve(items);
+        block_reader<req, RawBytes> r(blocks, p_.read_ahead, true, io_);
+        const req* p = nullptr;
+        std::size_t count = 0;
+        while (r.next(p, count)) chunk_.insert(chunk_.end(), p, p + count);
+        std::sort(chunk_.begin(), chunk_.end(), request_order<Key, Value, Cmp>{cmp_});
+    }
+
+    //! Appends each child's part of chunk_ to its buffer (one block push per part).
+    void distribute(node_type& n) {
+        std::size_t i = 0;
+        while (i < chunk_.size()) {
+            const std::size_t c = child_index(n, chunk_[i].key, cmp_);
+            std::size_t j = i + 1;
+            if (c == n.splitters.size())
+                j = chunk_.size();
+            else
+                while (j < chunk_.size() && cmp_(chunk_[j].key, n.splitters[c])) ++j;
+            auto& buf = n.children[c]->buffer;
+            for (std::size_t k = i; k < j; k += request_block_items)
+                buf.push_back(
+                    requests_.write(chunk_.data() + k, std::min(request_block_items, j - k)));
+            ++io_.block_pushes;
+            i = j;
+        }
+    }
+
+    //! Splits and fuses n's children until each has a to b children (file comment). A key
+    //! with more than b leaves of duplicates may leave a leaf node that cannot be cut at a
+    //! key boundary: the rounds are bounded so that such a node stays as it is.
+    void rebalance(node_type& n) {
+        for (std::size_t round = 0, most = 8 * (n.children.size() + 4); round < most; ++round)
+            if (!rebalance_step(n)) return;
+    }
+
+    //! One split or fusion (or the emptying that must precede it); false if none was due.
+    bool rebalance_step(node_type& n) {
+        for (std::size_t i = 0; i < n.children.size(); ++i) {
+            node_type& c = *n.children[i];
+            if (c.fanout() > p_.fanout_max) {
+                if (!c.buffer.empty()) {
+                    empty(c);
+                    return true;
+                }
+                if (split_child(n, i, p_.fanout_max)) return true;
+            } else if (c.fanout() < p_.fanout_min && n.children.size() > 1) {
+                const std::size_t j = i + 1 < n.children.size() ? i : i - 1;
+                for (std::size_t k : {j, j + 1})
+                    if (!n.children[k]->buffer.empty()) {
+                        empty(*n.children[k]);
+                        return true;
+                    }
+                fuse_children(n, j);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    //! Empties every buffer of n's subtree.
+    void flush_node(node_type& n) {
+        empty(n);
+        if (n.leaf_node) return;
+        for (auto& c : n.children) flush_node(*c);
+        rebalance(n);
+    }
+
+    //! A root with more than b children gets a parent (then splits); an internal root with one
+    //! child and an empty buffer is replaced by the child.
+    void reshape_root() {
+        while (root_->fanout() > p_.fanout_max) {
+            auto r = std::make_unique<node_type>();
+            r->leaf_node = false;
+            r->children.push_back(std::move(root_));
+            root_ = std::move(r);
+            rebalance(*root_);
+            if (root_->children.size() == 1) break;  // it could not be cut
+        }
+        while (!root_->leaf_node && root_->children.size() == 1 && root_->buffer.empty())
+            root_ = std::move(root_->children.front());
+    }
+
+    static void collect(node_type& n, std::vector<stored_block<RawBytes>>& out) {
+        for (auto& l : n.leaves) out.push_back(l.block);
+        n.leaves.clear();
+        for (auto& c : n.children) collect(*c, out);
+    }
+    static void visit(const node_type& n, std::vector<stored_block<RawBytes>>& out) {
+        for (const auto& l : n.leaves) out.push_back(l.block);
+        for (const auto& c : n.children) visit(*c, out);
+    }
+
+    Cmp cmp_;
+    tree_params p_;
+    answer_fn answer_;
+    io_counts io_;
+    std::unique_ptr<node_type> root_;
+    block_writer<req, RawBytes> requests_;
+    block_writer<elem, RawBytes> elements_;
+    std::vector<req> pending_;
+    std::vector<req> chunk_;
+};
+
+}  // namespace emflow::detail::buffer_tree

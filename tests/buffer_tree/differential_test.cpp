@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: BSL-1.0
+// tests/buffer_tree/differential_test.cpp: the buffer tree against std::multimap on random
+// interleavings of inserts, erases and look-ups (duplicates, erases of absent keys, look-ups
+// before and after erases of their key), under budgets small enough for several levels on disk,
+// with flushes and answer pulls in between.
+#include <catch2/catch.hpp>
+
+#include <emflow/buffer_tree.hpp>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "test_env.hpp"
+
+namespace {
+
+using u64 = std::uint64_t;
+constexpr std::size_t small_block = 4096;
+using small_tree = emflow::buffer_tree<u64, u64, std::less<u64>, small_block>;
+using answer = small_tree::value_type;
+using answers_by_query = std::map<u64, std::vector<std::pair<bool, u64>>>;
+
+//! Moves every waiting answer of t into got.
+template <class Tree>
+void pull_answers(Tree& t, answers_by_query& got, std::mt19937_64& rng) {
+    while (!t.empty()) {
+        if (rng() % 2) {
+            got[(*t).query].push_back({(*t).found, (*t).value});
+            ++t;
+            continue;
+        }
+        const std::size_t n = std::min<std::size_t>(t.batch_length(), 1 + rng() % 300);
+        for (std::size_t i = 0; i < n; ++i) {
+            const answer& a = t.batch_begin()[i];
+            got[a.query].push_back({a.found, a.value});
+        }
+        t += n;
+    }
+}
+
+//! Runs ops random operations on keys below key_range through a tree with opt and a multimap;
+//! checks every answer and the final contents. Returns the tree's height before the end.
+std::size_t run_differential(emflow::buffer_tree_options opt, std::size_t ops, u64 key_range,
+                             std::mt19937_64& rng) {
+    small_tree t(std::less<u64>(), opt);
+    std::multimap<u64, u64> ref;
+    answers_by_query expect, got;
+    std::size_t height = 0;
+    for (std::size_t i = 0; i < ops; ++i) {
+        const u64 key = rng() % key_range;
+        const unsigned what = rng() % 100;
+        if (what < 60) {
+            const u64 value = rng();
+            t.insert(key, value);
+            ref.emplace(key, value);
+        } else if (what < 75) {
+            t.erase(key);
+            ref.erase(key);
+        } else {
+            const u64 q = t.lookup(key);
+            auto& e = expect[q];
+            auto [lo, hi] = ref.equal_range(key);
+            for (auto it = lo; it != hi; ++it) e.push_back({true, it->second});
+            if (lo == hi) e.push_back({false, 0});
+        }
+        if (rng() % 50000 == 0) t.flush();
+        if (rng() % 5000 == 0) pull_answers(t, got, rng);
+        height = std::max(height, t.stats().height);
+    }
+    t.flush();
+    pull_answers(t, got, rng);
+    REQUIRE(got.size() == expect.size());
+    CHECK(got == expect);
+    std::vector<std::pair<u64, u64>> content;
+    t.for_each([&](u64 k, u64 v) { content.push_back({k, v}); });
+    CHECK(content == std::vector<std::pair<u64, u64>>(ref.begin(), ref.end()));
+    return height;
+}
+
+}  // namespace
+
+TEST_CASE("buffer tree matches std::multimap with the paper's fan-out", "[buffer_tree]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    emflow::buffer_tree_options opt;
+    opt.memory_bytes = 32 * small_block;  // m = 32: (a, b) = (1, 4), buffers of 16 blocks
+    for (u64 range : {u64(300), u64(20000), u64(1) << 40}) {
+        const std::size_t h = run_differential(opt, 250000, range, rng);
+        if (range > 300) CHECK(h >= 3);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("buffer tree matches std::multimap with other fan-outs and buffers", "[buffer_tree]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    for (auto [a, b, buf] : {std::tuple<std::size_t, std::size_t, std::size_t>{2, 4, 4},
+                             {4, 16, 8},
+                             {8, 32, 32},
+                             {3, 6, 2}}) {
+        emflow::buffer_tree_options opt;
+        opt.memory_bytes = 64 * small_block;
+        opt.fanout_min = a;
+        opt.fanout_max = b;
+        opt.buffer_blocks = buf;
+        run_differential(opt, 120000, 1 + rng() % 50000, rng);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("buffer tree: many copies of few keys erased and looked up", "[buffer_tree]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    emflow::buffer_tree_options opt;
+    opt.memory_bytes = 32 * small_block;
+    run_differential(opt, 100000, 3, rng);
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("buffer tree: an empty tree and a look-up in it", "[buffer_tree]") {
+    emflow_test::configure_test_disks();
+    small_tree t(std::less<u64>(), {32 * small_block});
+    t.flush();
+    CHECK(t.empty());
+    const u64 q = t.lookup(5);
+    CHECK(t.empty());  // not applied yet
+    t.flush();
+    REQUIRE(t.batch_length() == 1);
+    CHECK((*t).query == q);
+    CHECK(!(*t).found);
+    ++t;
+    CHECK(t.empty());
+    std::size_t n = 0;
+    t.for_each([&](u64, u64) { ++n; });
+    CHECK(n == 0);
+}

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: BSL-1.0
+// tests/buffer_tree/errors_test.cpp: a buffer tree's errors: sizes it rejects, a throwing
+// comparator (a clear exception, the tree failed, no block or temp file left), a full disk.
+#include <catch2/catch.hpp>
+
+#include <emflow/buffer_tree.hpp>
+
+#include <cstdint>
+#include <random>
+#include <stdexcept>
+
+#include "test_env.hpp"
+
+namespace {
+
+using u64 = std::uint64_t;
+constexpr std::size_t small_block = 4096;
+
+struct throwing_less {
+    u64 bad;
+    bool operator()(u64 a, u64 b) const {
+        if (a == bad || b == bad) throw std::runtime_error("comparator failed");
+        return a < b;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("buffer tree rejects too little memory and a bad fan-out", "[buffer_tree][errors]") {
+    emflow_test::configure_test_disks();
+    using tree = emflow::buffer_tree<u64, u64, std::less<u64>, small_block>;
+    CHECK_THROWS_AS(tree(std::less<u64>(), {small_block * 8}), std::invalid_argument);
+    emflow::buffer_tree_options opt;
+    opt.memory_bytes = 64 * small_block;
+    opt.fanout_min = 5;
+    opt.fanout_max = 8;
+    CHECK_THROWS_AS(tree(std::less<u64>(), opt), std::invalid_argument);
+}
+
+TEST_CASE("a throwing comparator reaches the caller and leaves no block behind",
+          "[buffer_tree][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    const u64 bad = 1000000007;
+    for (std::size_t bad_at : {std::size_t(10), std::size_t(60000), std::size_t(199999)}) {
+        {
+            emflow::buffer_tree<u64, u64, throwing_less, small_block> t(throwing_less{bad},
+                                                                        {32 * small_block});
+            auto run = [&] {
+                for (std::size_t i = 0; i < 200000; ++i)
+                    t.insert(i == bad_at ? bad : rng() % bad, i);
+                t.flush();
+            };
+            CHECK_THROWS_WITH(run(), "comparator failed");
+            CHECK_THROWS_AS(t.insert(1, 1), std::logic_error);
+        }
+        CHECK(dir.entries() == 0);
+    }
+    // every block is back: a tree that fits the disk still works
+    emflow::buffer_tree<u64, u64, std::less<u64>, small_block> t(std::less<u64>(),
+                                                                 {32 * small_block});
+    for (u64 i = 0; i < 50000; ++i) t.insert(i, i);
+    t.flush();
+    u64 n = 0;
+    t.for_each([&](u64 k, u64) { CHECK(k == n++); });
+    CHECK(n == 50000);
+}
+
+TEST_CASE("a full disk reaches the caller as stxxl::io_error", "[buffer_tree][errors]") {
+    emflow::external_memory_config em;
+    em.disks = {emflow::disk_spec{4 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    {
+        emflow::buffer_tree<u64, u64, std::less<u64>, small_block> t(std::less<u64>(),
+                                                                     {32 * small_block});
+        auto fill = [&] {
+            for (u64 i = 0; i < (u64(1) << 20); ++i) t.insert(i * 7919 % 1000003, i);
+            t.flush();
+        };
+        CHECK_THROWS_AS(fill(), stxxl::io_error);
+    }
+    CHECK(dir.entries() == 0);
+}
