@@ -26,6 +26,7 @@
 
 #include <emflow/detail/buffer_tree/answer_queue.hpp>
 #include <emflow/detail/buffer_tree/block_io.hpp>
+#include <emflow/detail/buffer_tree/params.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
 #include <emflow/detail/buffer_tree/tree.hpp>
 #include <emflow/external_memory.hpp>
@@ -37,7 +38,6 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
-#include <string>
 
 namespace emflow {
 
@@ -82,7 +82,9 @@ public:
     static constexpr std::size_t block_bytes = BlockBytes;  //!< B in bytes
 
     //! The least memory_bytes: 32 blocks (m >= 32 keeps a >= 1 and b >= 4 by default).
-    static constexpr std::size_t minimum_memory() { return 32 * BlockBytes; }
+    static constexpr std::size_t minimum_memory() {
+        return detail::buffer_tree::minimum_memory(BlockBytes);
+    }
 
     //! An empty tree; throws std::invalid_argument for sizes it cannot work with.
     explicit buffer_tree(Cmp cmp = Cmp(), buffer_tree_options opt = {})
@@ -162,19 +164,9 @@ private:
     using answer_store = detail::buffer_tree::answer_queue<value_type, BlockBytes>;
 
     static detail::buffer_tree::tree_params resolve(const buffer_tree_options& o) {
-        if (o.memory_bytes < minimum_memory())
-            throw std::invalid_argument(
-                "emflow: buffer tree memory of " + std::to_string(o.memory_bytes) +
-                " bytes is too small (at least " + std::to_string(minimum_memory()) + ")");
-        const std::size_t m = o.memory_bytes / BlockBytes;
-        const std::size_t b = o.fanout_max ? o.fanout_max : std::max<std::size_t>(4, m / 8);
-        const std::size_t a = o.fanout_min ? o.fanout_min : std::max<std::size_t>(1, b / 4);
-        if (b < 2 * a)
-            throw std::invalid_argument("emflow: buffer tree fan-out (a, b) = (" +
-                                        std::to_string(a) + ", " + std::to_string(b) +
-                                        ") needs b >= 2a");
-        const std::size_t buffer = o.buffer_blocks ? o.buffer_blocks : m / 2;
-        return {a, b, buffer, (m / 4) * engine::request_block_items, m / 8, m / 8};
+        return detail::buffer_tree::resolve_params(o.memory_bytes, BlockBytes,
+                                                   engine::request_block_items, o.fanout_max,
+                                                   o.fanout_min, o.buffer_blocks);
     }
 
     std::uint64_t add(const Key& key, const Value& value, detail::buffer_tree::op_kind op) {

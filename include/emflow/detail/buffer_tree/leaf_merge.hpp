@@ -27,8 +27,8 @@ public:
         staged_.reserve(block_writer<elem, RawBytes>::capacity);
     }
     //! Appends one element.
-    void add(const Key& k, const Value& v) {
-        staged_.push_back({k, v});
+    void add(const elem& e) {
+        staged_.push_back(e);
         if (staged_.size() == block_writer<elem, RawBytes>::capacity) flush();
     }
     //! Writes the last, partial leaf.
@@ -101,17 +101,26 @@ void merge_into_leaves(node<Key, RawBytes>& n, const std::vector<request<Key, Va
     std::size_t i = 0;
     while (cur.valid() || i < reqs.size()) {
         if (i == reqs.size() || (cur.valid() && cmp((*cur).key, reqs[i].key))) {
-            out.add((*cur).key, (*cur).value);
+            out.add(*cur);
             cur.advance();
             continue;
         }
         const Key key = reqs[i].key;
+        std::size_t end = i;
+        bool inserts_only = true;
+        for (; end < reqs.size() && !cmp(key, reqs[end].key); ++end)
+            inserts_only = inserts_only && reqs[end].op == op_kind::insert;
+        if (inserts_only) {  // streamed: any number of copies of a key in constant memory
+            for (; cur.valid() && !cmp(key, (*cur).key); cur.advance()) out.add(*cur);
+            for (; i < end; ++i) out.add(element_of(reqs[i]));
+            continue;
+        }
         same.clear();
         for (; cur.valid() && !cmp(key, (*cur).key); cur.advance()) same.push_back(*cur);
-        for (; i < reqs.size() && !cmp(key, reqs[i].key); ++i) {
+        for (; i < end; ++i) {
             const auto& r = reqs[i];
             if (r.op == op_kind::insert) {
-                same.push_back({r.key, r.value});
+                same.push_back(element_of(r));
             } else if (r.op == op_kind::erase) {
                 same.clear();
             } else {
@@ -119,7 +128,7 @@ void merge_into_leaves(node<Key, RawBytes>& n, const std::vector<request<Key, Va
                 if (same.empty()) emit(r, static_cast<const elem*>(nullptr));
             }
         }
-        for (const auto& e : same) out.add(e.key, e.value);
+        for (const auto& e : same) out.add(e);
     }
     out.flush();
     w.finish();

@@ -27,6 +27,34 @@ struct element {
     Value value;
 };
 
+//! The value type of a tree that only sorts (tree sort): its requests and leaves hold bare keys.
+struct sort_only {};
+
+//! An insert of a tree that only sorts: the key alone, on disk.
+template <class Key>
+struct request<Key, sort_only> {
+    Key key;
+    static constexpr sort_only value{};
+    static constexpr std::uint64_t time = 0;
+    static constexpr op_kind op = op_kind::insert;
+};
+
+//! A leaf element of a tree that only sorts.
+template <class Key>
+struct element<Key, sort_only> {
+    Key key;
+    static constexpr sort_only value{};
+};
+
+//! The element a request inserts.
+template <class Key, class Value>
+element<Key, Value> element_of(const request<Key, Value>& r) {
+    if constexpr (std::is_same_v<Value, sort_only>)
+        return {r.key};
+    else
+        return {r.key, r.value};
+}
+
 //! Orders requests by key, then by time (older first).
 template <class Key, class Value, class Cmp>
 struct request_order {

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/detail/buffer_tree/params.hpp: a buffer tree's sizes from its memory and the caller's
+// choices, with the paper's tuned defaults: (a, b) = (m/32, m/8), buffers of m/2 blocks.
+#pragma once
+
+#include <emflow/detail/buffer_tree/tree.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace emflow::detail::buffer_tree {
+
+//! The least memory of a tree of blocks of block_bytes: 32 blocks (m >= 32 keeps a >= 1 and
+//! b >= 4 by default, and the buffers below m).
+constexpr std::size_t minimum_memory(std::size_t block_bytes) { return 32 * block_bytes; }
+
+//! The sizes of a tree within memory bytes; fanout_max, fanout_min, buffer_blocks: 0 picks the
+//! default. Buffers of it (file comment of buffer_tree.hpp): a sorted chunk of m/4 blocks,
+//! m/8 reads and m/8 writes in flight, a few single blocks. Throws std::invalid_argument.
+inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
+                                  std::size_t request_block_items, std::size_t fanout_max,
+                                  std::size_t fanout_min, std::size_t buffer_blocks) {
+    if (memory < minimum_memory(block_bytes))
+        throw std::invalid_argument("emflow: buffer tree memory of " + std::to_string(memory) +
+                                    " bytes is too small (at least " +
+                                    std::to_string(minimum_memory(block_bytes)) + ")");
+    const std::size_t m = memory / block_bytes;
+    const std::size_t b = fanout_max ? fanout_max : std::max<std::size_t>(4, m / 8);
+    const std::size_t a = fanout_min ? fanout_min : std::max<std::size_t>(1, b / 4);
+    if (b < 2 * a)
+        throw std::invalid_argument("emflow: buffer tree fan-out (a, b) = (" + std::to_string(a) +
+                                    ", " + std::to_string(b) + ") needs b >= 2a");
+    const std::size_t buffer = buffer_blocks ? buffer_blocks : m / 2;
+    return {a, b, buffer, (m / 4) * request_block_items, m / 8, m / 8};
+}
+
+}  // namespace emflow::detail::buffer_tree
