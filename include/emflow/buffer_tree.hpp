@@ -29,6 +29,7 @@
 #include <emflow/detail/buffer_tree/params.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
 #include <emflow/detail/buffer_tree/tree.hpp>
+#include <emflow/detail/buffer_tree/verify.hpp>
 #include <emflow/external_memory.hpp>
 #include <emflow/flow_runtime.hpp>
 #include <emflow/memory_budget.hpp>
@@ -152,6 +153,13 @@ public:
     }
     //! Answers waiting.
     std::size_t answers_waiting() const { return answers_->size(); }
+
+    //! Checks the tree's shape (leaf nodes at one depth, a to b children, keys in order); throws
+    //! std::logic_error naming what is broken. For tests; it reads no block.
+    void verify() const {
+        check();
+        engine_->verify();
+    }
 
     //! Work counters.
     buffer_tree_stats stats() const {

@@ -130,6 +130,24 @@ bool split_child(node<Key, RawBytes>& parent, std::size_t i, std::size_t b) {
     return true;
 }
 
+//! Where sharing children i and i + 1 of parent out into two nodes would cut their
+//! concatenated children (near the middle, between different keys), if both parts then have lo
+//! to hi children; else 0.
+template <class Key, std::size_t RawBytes>
+std::size_t share_cut(const node<Key, RawBytes>& parent, std::size_t i, std::size_t lo,
+                      std::size_t hi) {
+    const auto& l = *parent.children[i];
+    const auto& r = *parent.children[i + 1];
+    const std::size_t fl = l.fanout(), total = fl + r.fanout();
+    const auto cuts = cut_points(total, (total + 1) / 2, [&](std::size_t j) {
+        if (!l.leaf_node || j == fl) return true;
+        return j < fl ? !l.leaves[j].continues : !r.leaves[j - fl].continues;
+    });
+    if (cuts.size() != 1) return 0;
+    const std::size_t left = cuts[0], right = total - cuts[0];
+    return left >= lo && left <= hi && right >= lo && right <= hi ? left : 0;
+}
+
 //! Fuses child i + 1 of parent into child i (both with empty buffers).
 template <class Key, std::size_t RawBytes>
 void fuse_children(node<Key, RawBytes>& parent, std::size_t i) {

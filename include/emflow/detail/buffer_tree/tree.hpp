@@ -102,6 +102,12 @@ public:
         return h;
     }
 
+    //! Checks the shape (verify.hpp's verify_node); throws std::logic_error.
+    void verify() const {
+        const Key* unbounded = nullptr;
+        verify_node(*root_, p_, cmp_, unbounded, unbounded, 1, true);
+    }
+
     //! Requests gathered in RAM, not yet in the root's buffer.
     std::size_t pending() const { return pending_.size(); }
     //! The I/O counters.
@@ -174,7 +180,7 @@ private:
     //! with more than b leaves of duplicates may leave a leaf node that cannot be cut at a
     //! key boundary: the rounds are bounded so that such a node stays as it is.
     void rebalance(node_type& n) {
-        for (std::size_t round = 0, most = 8 * (n.children.size() + 4); round < most; ++round)
+        for (std::size_t round = 0, most = 1000000; round < most; ++round)
             if (!rebalance_step(n)) return;
     }
 
@@ -189,17 +195,36 @@ private:
                 }
                 if (split_child(n, i, p_.fanout_max)) return true;
             } else if (c.fanout() < p_.fanout_min && n.children.size() > 1) {
-                const std::size_t j = i + 1 < n.children.size() ? i : i - 1;
-                for (std::size_t k : {j, j + 1})
-                    if (!n.children[k]->buffer.empty()) {
-                        empty(*n.children[k]);
-                        return true;
-                    }
-                fuse_children(n, j);
-                return true;
+                if (fix_underflow(n, i)) return true;
             }
         }
         return false;
+    }
+
+    //! Fuses child i (with fewer than a children) with a neighbour, or shares their children
+    //! out if a fusion would have more than b (right neighbour first, both buffers emptied
+    //! first). False if neither works (cuts between different keys too far off the middle):
+    //! the child stays as it is.
+    bool fix_underflow(node_type& n, std::size_t i) {
+        return (i + 1 < n.children.size() && fix_pair(n, i)) || (i > 0 && fix_pair(n, i - 1));
+    }
+
+    //! Fuses or shares children j and j + 1 (fix_underflow); false if neither works.
+    bool fix_pair(node_type& n, std::size_t j) {
+        for (std::size_t k : {j, j + 1})
+            if (!n.children[k]->buffer.empty()) {
+                empty(*n.children[k]);
+                return true;
+            }
+        const std::size_t total = n.children[j]->fanout() + n.children[j + 1]->fanout();
+        if (total <= p_.fanout_max) {
+            fuse_children(n, j);
+            return true;
+        }
+        if (share_cut(n, j, p_.fanout_min, p_.fanout_max) == 0) return false;
+        fuse_children(n, j);
+        split_child(n, j, (total + 1) / 2);
+        return true;
     }
 
     //! Empties every buffer of n's subtree.
