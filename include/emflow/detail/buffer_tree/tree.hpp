@@ -80,6 +80,39 @@ public:
         reshape_root();
     }
 
+    //! The buffer-tree priority queue's refill (Hutchinson et al., sec. 2.2): empties the
+    //! buffers on the path to the leftmost leaf node, moves that node's elements (in order, at
+    //! most b leaves: its parent splits it first) to out and removes them from the tree. Sets
+    //! bound to the least key that stays in the tree's range; false if the tree is empty then.
+    //! For trees of inserts only.
+    bool take_front(std::vector<elem>& out, Key& bound) {
+        push_pending();
+        requests_.finish();
+        std::vector<node_type*> path{root_.get()};
+        for (;; path.push_back(path.back()->children.front().get())) {
+            empty(*path.back());
+            if (path.back()->leaf_node || path.back()->children.empty()) break;
+        }
+        if (path.size() > 1) {  // a leaf node of more than b leaves is cut first (an empty
+            node_type& parent = *path[path.size() - 2];  // one goes)
+            rebalance(parent);
+            if (parent.children.empty())
+                path.pop_back();
+            else
+                path.back() = parent.children.front().get();
+        }
+        if (path.back()->leaf_node) take_elements(*path.back(), out);
+        bool bounded = false;
+        for (std::size_t i = path.size() - 1; i-- > 0 && !bounded;)
+            if (!path[i]->splitters.empty()) {
+                bound = path[i]->splitters.front();
+                bounded = true;
+            }
+        for (std::size_t i = path.size() - 1; i-- > 0;) rebalance(*path[i]);
+        reshape_root();
+        return bounded;
+    }
+
     //! The leaves' blocks from left to right, taken out of the tree (which is empty then).
     std::vector<stored_block<RawBytes>> take_leaves() {
         std::vector<stored_block<RawBytes>> out;
@@ -188,6 +221,10 @@ private:
     bool rebalance_step(node_type& n) {
         for (std::size_t i = 0; i < n.children.size(); ++i) {
             node_type& c = *n.children[i];
+            if (c.fanout() == 0 && c.buffer.empty()) {  // nothing below: its range goes to a
+                remove_child(n, i);                     // neighbour (a = 1 would keep it)
+                return true;
+            }
             if (c.fanout() > p_.fanout_max) {
                 if (!c.buffer.empty()) {
                     empty(c);
@@ -199,6 +236,12 @@ private:
             }
         }
         return false;
+    }
+
+    //! Removes child i (empty, with an empty buffer) of n; a neighbour takes its key range.
+    static void remove_child(node_type& n, std::size_t i) {
+        n.children.erase(n.children.begin() + i);
+        if (!n.splitters.empty()) n.splitters.erase(n.splitters.begin() + (i > 0 ? i - 1 : 0));
     }
 
     //! Fuses child i (with fewer than a children) with a neighbour, or shares their children
@@ -248,6 +291,19 @@ private:
         }
         while (!root_->leaf_node && root_->children.size() == 1 && root_->buffer.empty())
             root_ = std::move(root_->children.front());
+        if (!root_->leaf_node && root_->children.empty() && root_->buffer.empty())
+            root_ = std::make_unique<node_type>();  // everything went
+    }
+
+    //! Appends the elements of leaf node n to out and gives its leaves back.
+    void take_elements(node_type& n, std::vector<elem>& out) {
+        std::vector<stored_block<RawBytes>> blocks;
+        for (const auto& l : n.leaves) blocks.push_back(l.block);
+        n.leaves.clear();
+        block_reader<elem, RawBytes> r(blocks, std::max<std::size_t>(1, p_.read_ahead), true, io_);
+        const elem* p = nullptr;
+        std::size_t count = 0;
+        while (r.next(p, count)) out.insert(out.end(), p, p + count);
     }
 
     static void collect(node_type& n, std::vector<stored_block<RawBytes>>& out) {
