@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: BSL-1.0
+// bench/buffer_tree/tree_sort_bench.cpp: the buffer tree paper's Figures 3 and 4 on this
+// machine. Sorts random 8-byte keys of 1x..16x the budget with tree sort, emflow's sort node and
+// stxxl::sorter side by side (time, disk volume), then sweeps the tree's fan-out b over
+// m, m/2, ..., m/32 with a = b/4 at one size (time, volume, block pushes). CSV on stdout.
+//
+//   tree_sort_bench [budget_mib=16] [multiples=1,2,4,8,16] [sweep_multiple=4]
+#include <emflow/external_memory.hpp>
+#include <emflow/flow.hpp>
+#include <emflow/nodes/tree_sort.hpp>
+
+#include <stxxl/sorter>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using u64 = std::uint64_t;
+constexpr std::size_t block_bytes = std::size_t(64) << 10;
+
+struct stxxl_order {
+    bool operator()(u64 a, u64 b) const { return a < b; }
+    u64 min_value() const { return 0; }
+    u64 max_value() const { return std::numeric_limits<u64>::max(); }
+};
+
+//! Time, volume and extra counters of one sort.
+struct measured {
+    double seconds;
+    emflow::io_volume io;
+    std::uint64_t block_pushes = 0;
+    std::size_t height = 0;
+};
+
+//! Checks that out is in order and holds n items of checksum sum.
+struct checker {
+    u64 n = 0, sum = 0, last = 0;
+    bool ordered = true;
+    void add(u64 x) {
+        ordered = ordered && (n == 0 || last <= x);
+        last = x;
+        ++n;
+        sum += x;
+    }
+};
+
+std::vector<u64> random_keys(std::size_t n, u64 seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<u64> v(n);
+    for (auto& x : v) x = rng();
+    return v;
+}
+
+template <class F>
+measured measure(const std::vector<u64>& v, F&& sort) {
+    const u64 expect = [&] {
+        u64 s = 0;
+        for (u64 x : v) s += x;
+        return s;
+    }();
+    checker c;
+    const auto io0 = emflow::current_io_volume();
+    const auto t0 = std::chrono::steady_clock::now();
+    measured m{};
+    sort(c, m);
+    m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const auto io1 = emflow::current_io_volume();
+    m.io = {io1.bytes_read - io0.bytes_read, io1.bytes_written - io0.bytes_written};
+    if (!c.ordered || c.n != v.size() || c.sum != expect)
+        throw std::runtime_error("a sort gave a wrong result");
+    return m;
+}
+
+measured tree_sort_run(const std::vector<u64>& v, std::size_t budget,
+                       emflow::tree_sort_options opt) {
+    return measure(v, [&](checker& c, measured& m) {
+        emflow::tree_sorter_node<u64, std::less<u64>, block_bytes> s(std::less<u64>(), budget, opt);
+        emflow::materialize(emflow::streamify(v), s);
+        emflow::materialize(s, emflow::sink<u64>([&](u64 x) { c.add(x); }));
+        m.block_pushes = s.stats().block_pushes;
+        m.height = s.stats().height;
+    });
+}
+
+measured sort_node_run(const std::vector<u64>& v, std::size_t budget) {
+    return measure(v, [&](checker& c, measured&) {
+        emflow::materialize(emflow::streamify(v) | emflow::sort(std::less<u64>(), budget),
+                            emflow::sink<u64>([&](u64 x) { c.add(x); }));
+    });
+}
+
+measured stxxl_sorter_run(const std::vector<u64>& v, std::size_t budget) {
+    return measure(v, [&](checker& c, measured&) {
+        stxxl::sorter<u64, stxxl_order> s(stxxl_order(), budget);
+        for (u64 x : v) s.push(x);
+        s.sort();
+        for (; !s.empty(); ++s) c.add(*s);
+    });
+}
+
+void row(const char* experiment, const char* sorter, std::size_t n, std::size_t budget,
+         std::size_t b, const measured& m) {
+    std::printf("%s,%s,%zu,%zu,%zu,%.3f,%.2f,%.1f,%.1f,%llu,%zu\n", experiment, sorter, n,
+                budget >> 20, b, m.seconds, n / m.seconds / 1e6, m.io.bytes_read / 1048576.0,
+                m.io.bytes_written / 1048576.0, static_cast<unsigned long long>(m.block_pushes),
+                m.height);
+    std::fflush(stdout);
+}
+
+std::vector<std::size_t> parse_list(const std::string& s) {
+    std::vector<std::size_t> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');) out.push_back(std::stoul(item));
+    return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::size_t budget = (argc > 1 ? std::stoul(argv[1]) : 16) << 20;
+    const auto multiples = parse_list(argc > 2 ? argv[2] : "1,2,4,8,16");
+    const std::size_t sweep = argc > 3 ? std::stoul(argv[3]) : 4;
+    emflow::ensure_external_memory();
+    std::printf(
+        "experiment,sorter,items,budget_mib,fanout_max,seconds,mitems_per_s,read_mib,"
+        "written_mib,block_pushes,height\n");
+    const std::size_t m = budget / block_bytes;
+    for (std::size_t k : multiples) {
+        const auto v = random_keys(k * budget / sizeof(u64), k);
+        row("size", "tree_sort", v.size(), budget, m / 8, tree_sort_run(v, budget, {}));
+        row("size", "sort_node", v.size(), budget, 0, sort_node_run(v, budget));
+        row("size", "stxxl_sorter", v.size(), budget, 0, stxxl_sorter_run(v, budget));
+    }
+    const auto v = random_keys(sweep * budget / sizeof(u64), 99);
+    for (std::size_t d : {1, 2, 4, 8, 16, 32}) {
+        const std::size_t b = m / d;
+        if (b < 4) continue;
+        row("fanout", "tree_sort", v.size(), budget, b,
+            tree_sort_run(v, budget,
+                          emflow::tree_sort_options{b, std::max<std::size_t>(1, b / 4), 0}));
+    }
+}
