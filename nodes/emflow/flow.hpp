@@ -34,5 +34,6 @@
 #include <emflow/nodes/streamify.hpp>
 #include <emflow/nodes/tap.hpp>
 #include <emflow/nodes/transform.hpp>
+#include <emflow/nodes/tree_sort.hpp>
 #include <emflow/nodes/vector_sink.hpp>
 #include <emflow/nodes/zip.hpp>

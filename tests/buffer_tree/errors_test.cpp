@@ -67,7 +67,7 @@ TEST_CASE("a throwing comparator reaches the caller and leaves no block behind",
 }
 
 TEST_CASE("a full disk reaches the caller as stxxl::io_error", "[buffer_tree][errors]") {
-    emflow::external_memory_config em;
+    emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{4 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
     {
