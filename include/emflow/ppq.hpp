@@ -21,7 +21,11 @@
 // emflow/ppq/ for each part.
 //
 // Threads: bulk_push (and limit_push) may be called concurrently with distinct thread ids;
-// every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
+// without an id, bulk_push takes the OpenMP thread number, the oneTBB arena slot of a worker,
+// or else (a plain thread, or the external thread of an arena) a heap of its own for the bulk
+// phase (detail/ppq/thread_claims.hpp: more such threads than heaps, or a native id naming one of
+// their heaps, is a logic_error).
+// Every other member is called by one thread at a time. Heavy work (sorting, merging) runs in
 // num_threads OpenMP threads or a oneTBB arena (see ppq/parallel_algorithms.hpp).
 // Overlap: a bulk_push outside an OpenMP region (a oneTBB task or a plain thread) that fills its
 // insertion heap hands the heap to a oneTBB background task in the caller's arena and goes on
@@ -47,6 +51,7 @@
 #include <emflow/algorithm/external_arrays.hpp>
 #include <emflow/algorithm/external_writer.hpp>
 #include <emflow/algorithm/parallel_algorithms.hpp>
+#include <emflow/detail/detail/ppq/thread_claims.hpp>
 #include <emflow/detail/ppq/insertion_heaps.hpp>
 #include <emflow/detail/ppq/internal_arrays.hpp>
 #include <emflow/external_memory.hpp>
@@ -91,8 +96,9 @@ public:
     explicit parallel_priority_queue(Compare cmp = Compare(), ppq_options cfg = ppq_options())
         : cmp_(cmp), order_{cmp}, cfg_(make_ppq_layout(cfg, sizeof(T))), workers_(cfg_.threads),
           single_(1), in_task_(algorithm::workers::in_caller_arena(cfg_.threads, &adding_)),
-          heaps_(cfg_.threads, cmp), internal_(order_), external_(cfg_, order_, stats_),
-          extract_(alloc_items(cfg_.extract_items)), limit_buf_(alloc_items(cfg_.extract_items)) {
+          heaps_(cfg_.threads, cmp), claims_(cfg_.threads), internal_(order_),
+          external_(cfg_, order_, stats_), extract_(alloc_items(cfg_.extract_items)),
+          limit_buf_(alloc_items(cfg_.extract_items)) {
         ensure_external_memory();
         for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(cfg_.heap_items);
         note_memory();
@@ -156,6 +162,7 @@ public:
             heap_extra_bytes_ = cfg_.threads * (bulk_cap_ - cfg_.heap_items) * sizeof(T);
             background_.close();  // opened by the first pusher that hands a heap over
             for (unsigned i = 0; i < cfg_.threads; ++i) heaps_[i].items.reserve(bulk_cap_);
+            claims_.begin_phase();
             phase_.store(phase::bulk, std::memory_order_release);
             note_memory();
         });
@@ -164,26 +171,18 @@ public:
     //! with different ids may call this concurrently.
     void bulk_push(const T& x, unsigned thread_id) {
         check_bulk_push(thread_id);
-        auto& v = heaps_[thread_id].items;
-        v.push_back(x);
-        if (v.size() >= bulk_cap_) bulk_flush_heap(thread_id);
+        append(x, thread_id);
     }
-    //! Inserts x in a bulk phase with the id of the calling OpenMP thread or oneTBB worker.
-    void bulk_push(const T& x) { bulk_push(x, calling_thread_id()); }
+    //! Inserts x in a bulk phase with the id of the calling OpenMP thread or oneTBB worker, or
+    //! a heap of the calling thread's own (file comment, "Threads").
+    void bulk_push(const T& x) { append(x, calling_thread_id()); }
     //! Inserts items[0, n) in a bulk phase, from the thread with id thread_id (as above).
     void bulk_push(const T* items, size_type n, unsigned thread_id) {
         check_bulk_push(thread_id);
-        auto& v = heaps_[thread_id].items;
-        while (n > 0) {
-            const std::size_t k = std::min(n, bulk_cap_ - std::min(bulk_cap_, v.size()));
-            v.insert(v.end(), items, items + k);
-            items += k;
-            n -= k;
-            if (v.size() >= bulk_cap_) bulk_flush_heap(thread_id);
-        }
+        append(items, n, thread_id);
     }
     //! Inserts items[0, n) in a bulk phase with the id of the calling thread (as above).
-    void bulk_push(const T* items, size_type n) { bulk_push(items, n, calling_thread_id()); }
+    void bulk_push(const T* items, size_type n) { append(items, n, calling_thread_id()); }
     //! Ends the bulk phase: waits for the background tasks (rethrowing their first exception),
     //! then restores heap order or sorts the heaps into internal arrays.
     void bulk_push_end() {
@@ -384,13 +383,21 @@ private:
             throw std::logic_error(std::string("emflow::parallel_priority_queue: ") + what +
                                    " on an empty queue");
     }
-    //! A bulk_push is allowed: inside a bulk phase, with a valid thread id.
+    //! A bulk_push is allowed: inside a bulk phase, with a valid thread id (not the heap of a
+    //! plain thread pushing without an id).
     void check_bulk_push(unsigned thread_id) const {
+        check_bulk_phase();
+        check_native_id(thread_id);
+    }
+    void check_native_id(unsigned thread_id) const {
+        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
+        claims_.check_native(thread_id);
+    }
+    void check_bulk_phase() const {
         if (phase_.load(std::memory_order_relaxed) != phase::bulk)
             throw std::logic_error(
                 "emflow::parallel_priority_queue: bulk_push() outside "
                 "bulk_push_begin()/bulk_push_end()");
-        if (thread_id >= cfg_.threads) throw bad_thread_id(thread_id);
     }
     std::logic_error bad_thread_id(unsigned id) const {
         return std::logic_error("emflow::parallel_priority_queue: thread id " + std::to_string(id) +
@@ -406,10 +413,22 @@ private:
             throw;
         }
     }
-    static unsigned calling_thread_id() {
-        if (omp_in_parallel()) return unsigned(omp_get_thread_num());
-        int t = tbb::this_task_arena::current_thread_index();
-        return t >= 0 ? unsigned(t) : 0;
+    //! The heap of an id-less bulk_push, after the checks of check_bulk_push.
+    unsigned calling_thread_id() {
+        check_bulk_phase();
+        unsigned id = claims_.cached();
+        if (id != detail::ppq::thread_claims::none) return id;
+        if (omp_in_parallel()) {
+            id = unsigned(omp_get_thread_num());
+        } else if (int slot = tbb::this_task_arena::current_thread_index(); slot > 0) {
+            id = unsigned(slot);  // a oneTBB worker (slot 0 is reserved for external threads)
+        } else {
+            // Slot 0 or none: the external thread of an arena, or a plain thread (oneTBB
+            // reports slot 0 for any thread that has used it, in an arena or not)
+            return claims_.claim();
+        }
+        check_native_id(id);
+        return id;
     }
 
     // ---- memory ----
@@ -434,6 +453,23 @@ private:
     }
 
     // ---- insertion side ----
+    //! Appends x to heap i in a bulk phase (after the checks).
+    void append(const T& x, unsigned i) {
+        auto& v = heaps_[i].items;
+        v.push_back(x);
+        if (v.size() >= bulk_cap_) bulk_flush_heap(i);
+    }
+    //! Appends items[0, n) to heap i in a bulk phase (after the checks).
+    void append(const T* items, size_type n, unsigned i) {
+        auto& v = heaps_[i].items;
+        while (n > 0) {
+            const std::size_t k = std::min(n, bulk_cap_ - std::min(bulk_cap_, v.size()));
+            v.insert(v.end(), items, items + k);
+            items += k;
+            n -= k;
+            if (v.size() >= bulk_cap_) bulk_flush_heap(i);
+        }
+    }
     //! Sorts heap i into an internal array (threads for the sort) and gives it a fresh heap.
     void flush_heap(unsigned i, algorithm::workers& w) {
         std::vector<T> items;
@@ -755,6 +791,7 @@ private:
     algorithm::workers in_task_;  // sorts and merges inside oneTBB tasks (merges shared with
                                   // the threads waiting for adding_)
     detail::ppq::insertion_heaps<T, Compare> heaps_;
+    detail::ppq::thread_claims claims_;  // heaps of plain threads pushing without an id
     detail::ppq::internal_arrays<T, order_type> internal_;
     algorithm::external_arrays<T, order_type> external_;
     buffer extract_;  // items [extract_begin_, extract_end_) come before every external item
