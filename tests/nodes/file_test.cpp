@@ -37,7 +37,10 @@ std::vector<std::string> names_in(const std::filesystem::path& d) {
 void write(const std::string& path, const std::vector<std::uint32_t>& v, bool commit) {
     file_sink<std::uint32_t> out(path);
     materialize(streamify(v), out);
-    if (commit) out.commit();
+    if (commit)
+        out.commit();
+    else
+        out.discard();
 }
 
 //! Sets the process's umask for a scope.

@@ -5,6 +5,13 @@
 // on commit(), so a failed or interrupted run never leaves a partial file under the final name;
 // the file gets the mode of the one it replaces, or a new file's (0666 less the umask).
 //
+// A forgotten commit() is loud: a sink whose output is complete (push_stop() ran) and that is
+// destroyed neither committed nor discard()ed says so on stderr. A report, not an exception or
+// std::terminate: the destructor may run while another exception unwinds the stack, and a
+// failed run is reported by its exception already (no report then: an incomplete output, or a
+// destruction during unwinding, is removed quietly). materialize() refuses a temporary
+// file_sink at compile time (nodes/materialize.hpp): nothing could commit it.
+//
 //   auto text = file_source<std::uint8_t>("genome.txt");              // bytes of a file
 //   auto tail = file_source<std::uint32_t>("genome.sa", 1000);        // from element 1000 on
 //   file_sink<std::uint32_t> out("genome.sa");
@@ -29,7 +36,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <new>
 #include <stdexcept>
@@ -259,7 +268,8 @@ public:
     explicit file_sink(std::string path) : path_(std::move(path)) {}
     file_sink(const file_sink&) = delete;
     file_sink& operator=(const file_sink&) = delete;
-    //! Removes the temporary file unless committed.
+    //! Removes the temporary file unless committed; a complete output lost so is reported on
+    //! stderr (file comment).
     ~file_sink() {
         try {
             wait_all();
@@ -268,6 +278,8 @@ public:
         file_.reset();
         if (tail_fd_ >= 0) ::close(tail_fd_);
         if (!tmp_.empty() && !committed_) ::unlink(tmp_.c_str());
+        if (stopped_ && !committed_ && !settled_ && std::uncaught_exceptions() <= unwinding_)
+            report_lost();
     }
 
     //! Creates the temporary file next to path (idempotent); throws std::system_error naming
@@ -324,12 +336,15 @@ public:
     //! Renames the complete file to its final name; the data must have been stopped.
     void commit() {
         if (!stopped_) throw std::logic_error("emflow: file_sink::commit() before push_stop()");
+        settled_ = true;  // a commit that throws reports itself
         file_.reset();
         if (::fsync(tail_fd_) != 0) throw detail::file_error("write", tmp_, errno);
         if (::rename(tmp_.c_str(), path_.c_str()) != 0)
             throw detail::file_error("rename '" + tmp_ + "' to", path_, errno);
         committed_ = true;
     }
+    //! Drops the output on purpose: the destructor removes it without a report.
+    void discard() { settled_ = true; }
     //! The temporary file's path (empty before open()).
     const std::string& temporary_path() const { return tmp_; }
     //! Elements written so far.
@@ -367,8 +382,22 @@ private:
     int tail_fd_ = -1;  // from mkstemp; writes the unaligned tail
     slot slots_[2];
     std::size_t cur_ = 0, fill_ = 0;
+    //! A complete output destroyed uncommitted: said on stderr (never throws).
+    void report_lost() const noexcept {
+        try {
+            std::cerr << "emflow: file_sink of '" << path_
+                      << "' destroyed without commit(): its complete output of " << size()
+                      << " elements is lost (call commit() to keep it, discard() to drop it)"
+                      << std::endl;
+        } catch (...) {
+        }
+    }
+
     std::uint64_t offset_ = 0;
     bool stopped_ = false, committed_ = false;
+    bool settled_ = false;  // commit() tried or discard() called: no report
+    int unwinding_ =
+        std::uncaught_exceptions();  // at construction: more at destruction = unwinding
 };
 
 }  // namespace emflow

@@ -36,6 +36,18 @@ template <class I>
 struct is_iterator<I, std::void_t<typename std::iterator_traits<I>::iterator_category>>
     : std::true_type {};
 
+//! N keeps its output only when committed after the run (file_sink::commit()).
+template <class N, class = void>
+struct holds_until_commit : std::false_type {};
+template <class N>
+struct holds_until_commit<N, std::void_t<decltype(std::declval<N&>().commit())>> : std::true_type {
+};
+
+//! Sink, as deduced by a forwarding reference, is a temporary that holds until commit().
+template <class Sink>
+constexpr bool uncommittable_v =
+    !std::is_lvalue_reference_v<Sink> && holds_until_commit<std::decay_t<Sink>>::value;
+
 //! Pulls src to its end, calling f(batch iterator, n) per batch.
 template <class Src, class F>
 void drain(Src& src, F&& f) {
@@ -80,7 +92,8 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_
 }
 
 //! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
-template <class Src, class Sink, std::enable_if_t<is_push_node_v<Sink>, int> = 0>
+template <class Src, class Sink,
+          std::enable_if_t<is_push_node_v<Sink> && !detail::uncommittable_v<Sink>, int> = 0>
 void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
     static_assert(is_pull_node_v<Src>, "emflow::materialize(src, sink): src must be a pull node");
     using T = value_t<Src>;
@@ -96,6 +109,12 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
         },
         [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
 }
+
+//! Refused ("use of deleted function"): a temporary sink that keeps its output only on commit()
+//! (a file_sink) would lose it, nothing could commit it. Name the sink, then call commit().
+template <class Src, class Sink,
+          std::enable_if_t<is_push_node_v<Sink> && detail::uncommittable_v<Sink>, int> = 0>
+void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) = delete;
 
 //! The least budget with which materialize(src, sink) runs for a push sink that holds no memory
 //! of its own (an output vector adds its writer). Takes the graph (started, it cannot run
