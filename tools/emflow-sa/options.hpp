@@ -47,7 +47,8 @@ TEXT is any file of bytes (every value 0..255 may occur). The suffix array holds
 n positions in lexicographic order of their suffixes (a proper prefix first), each a
 little-endian unsigned integer of --index-bytes bytes; an LCP array (LCP[0] = 0, LCP[k] the
 length of the longest common prefix of the suffixes at SA[k-1] and SA[k]) has the same format.
-OUT (and LCP) is written under a temporary name next to it and renamed when complete.
+OUT (and LCP) is written unnamed (O_TMPFILE) and linked in place when complete: nothing is
+left after any kill (file systems without O_TMPFILE: a hidden name, left after SIGKILL).
 
 Options:
   -o, --output OUT        (build) the suffix array file to write

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSL-1.0
-// emflow-sa's commands for one index type: build (into a file under a temporary name, renamed
+// emflow-sa's commands for one index type: build (into an unnamed file, linked into place
 // when complete) and check, with progress and a summary on stderr.
 #pragma once
 

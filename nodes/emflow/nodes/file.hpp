@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/file.hpp: flat files of trivially copyable elements as a source and a sink, read
 // and written with STXXL's asynchronous I/O (two buffers: one is in flight while the graph works
-// on the other). The sink writes under a temporary name next to its target and renames it only
-// on commit(), so a failed or interrupted run never leaves a partial file under the final name;
-// the file gets the mode of the one it replaces, or a new file's (0666 less the umask).
+// on the other). The sink writes a file that has no name (Linux O_TMPFILE in the target's
+// directory) and links it into place only on commit(), so a failed, interrupted or SIGKILLed
+// run leaves nothing behind (a file it replaces is swapped atomically: linked under a hidden
+// name, renamed over it at once). Where the file system refuses O_TMPFILE it writes under a
+// hidden temporary name next to the target instead, renamed on commit(): that name stays after
+// a SIGKILL. The file gets the mode of the one it replaces, or a new file's (0666 less umask).
 //
 // A forgotten commit() is loud: a sink whose output is complete (push_stop() ran) and that is
 // destroyed neither committed nor discard()ed says so on stderr. A report, not an exception or
@@ -41,6 +44,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -256,7 +260,7 @@ private:
     bool exposed_ = false;
 };
 
-//! Push node writing an array of T to a file: under a temporary name until commit().
+//! Push node writing an array of T to a file: unnamed (or under a temporary name) until commit().
 template <class T>
 class file_sink {
     static_assert(std::is_trivially_copyable_v<T>, "file_sink writes raw elements");
@@ -282,22 +286,34 @@ public:
             report_lost();
     }
 
-    //! Creates the temporary file next to path (idempotent); throws std::system_error naming
-    //! the directory when it cannot be created.
+    //! Creates the unnamed (or temporary) file in path's directory (idempotent); throws
+    //! std::system_error naming the directory when it cannot be created.
     void open() {
         if (file_) return;
-        std::filesystem::path target(path_);
-        std::filesystem::path dir = target.has_parent_path() ? target.parent_path() : ".";
-        std::string templ = (dir / ("." + target.filename().string() + ".emflow-XXXXXX")).string();
-        int fd = ::mkstemp(templ.data());
-        if (fd < 0) throw detail::file_error("create a file in", dir.string(), errno);
+        const std::string dir = directory();
+#ifdef O_TMPFILE
+        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+#else
+        int fd = -1;
+        errno = EOPNOTSUPP;
+#endif
+        if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+            throw detail::file_error("create a file in", dir, errno);
+        std::string io_path;  // the name STXXL opens the file by
+        if (fd >= 0) {
+            io_path = "/proc/self/fd/" + std::to_string(fd);
+        } else {  // no O_TMPFILE here: a hidden name, left behind by a SIGKILL
+            std::string templ = hidden_name();
+            fd = ::mkstemp(templ.data());
+            if (fd < 0) throw detail::file_error("create a file in", dir, errno);
+            io_path = tmp_ = templ;
+        }
         tail_fd_ = fd;
-        tmp_ = templ;
-        // mkstemp creates 0600; the output gets the mode any other program's output would.
+        // created 0600; the output gets the mode any other program's output would
         if (::fchmod(fd, detail::output_mode(path_)) != 0)
-            throw detail::file_error("set the permissions of", tmp_, errno);
-        file_ =
-            std::make_unique<stxxl::syscall_file>(tmp_, stxxl::file::RDWR | stxxl::file::NO_LOCK);
+            throw detail::file_error("set the permissions of", shown_name(), errno);
+        file_ = std::make_unique<stxxl::syscall_file>(io_path,
+                                                      stxxl::file::RDWR | stxxl::file::NO_LOCK);
     }
     //! Opens the file if open() was not called, declares and allocates the buffers.
     void start(run_context& ctx) {
@@ -338,14 +354,18 @@ public:
         if (!stopped_) throw std::logic_error("emflow: file_sink::commit() before push_stop()");
         settled_ = true;  // a commit that throws reports itself
         file_.reset();
-        if (::fsync(tail_fd_) != 0) throw detail::file_error("write", tmp_, errno);
-        if (::rename(tmp_.c_str(), path_.c_str()) != 0)
+        if (::fsync(tail_fd_) != 0) throw detail::file_error("write", shown_name(), errno);
+        if (tmp_.empty()) {
+            link_into_place();
+        } else if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
             throw detail::file_error("rename '" + tmp_ + "' to", path_, errno);
+        }
         committed_ = true;
     }
     //! Drops the output on purpose: the destructor removes it without a report.
     void discard() { settled_ = true; }
-    //! The temporary file's path (empty before open()).
+    //! The temporary file's path: empty before open(), and while the file has no name (where
+    //! O_TMPFILE works: nothing to remove after an interruption).
     const std::string& temporary_path() const { return tmp_; }
     //! Elements written so far.
     std::uint64_t size() const { return (offset_ / sizeof(T)) + fill_; }
@@ -377,11 +397,60 @@ private:
         }
     }
 
-    std::string path_, tmp_;
-    std::unique_ptr<stxxl::syscall_file> file_;
-    int tail_fd_ = -1;  // from mkstemp; writes the unaligned tail
-    slot slots_[2];
-    std::size_t cur_ = 0, fill_ = 0;
+    //! The target's directory.
+    std::string directory() const {
+        const std::filesystem::path target(path_);
+        return target.has_parent_path() ? target.parent_path().string() : ".";
+    }
+    //! A hidden name next to the target, ending in XXXXXX (for mkstemp).
+    std::string hidden_name() const {
+        const std::filesystem::path target(path_);
+        return (std::filesystem::path(directory()) /
+                ("." + target.filename().string() + ".emflow-XXXXXX"))
+            .string();
+    }
+    //! The file as named in error messages.
+    std::string shown_name() const { return tmp_.empty() ? "the new " + path_ : tmp_; }
+
+    //! Gives the unnamed file the name `to`; returns 0 or the errno. Through /proc (any user
+    //! may link a file it opened), else AT_EMPTY_PATH (needs CAP_DAC_READ_SEARCH).
+    int link_as(const std::string& to) const {
+        const std::string proc = "/proc/self/fd/" + std::to_string(tail_fd_);
+        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0)
+            return 0;
+        const int err = errno;
+#ifdef AT_EMPTY_PATH
+        if (err != ENOENT || ::access("/proc/self/fd", F_OK) == 0) return err;
+        return ::linkat(tail_fd_, "", AT_FDCWD, to.c_str(), AT_EMPTY_PATH) == 0 ? 0 : errno;
+#else
+        return err;
+#endif
+    }
+    //! Links the unnamed file as path_; over an existing file by a link under a hidden name
+    //! and a rename (atomic: readers see the old file or the new one).
+    void link_into_place() {
+        int err = link_as(path_);
+        if (err == 0) return;
+        if (err != EEXIST) throw detail::file_error("link the new file as", path_, err);
+        std::random_device seed;
+        std::mt19937_64 rng(seed());
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            std::string name = hidden_name();
+            for (std::size_t i = name.size() - 6; i < name.size(); ++i)
+                name[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[rng() % 36];
+            err = link_as(name);
+            if (err == EEXIST) continue;
+            if (err != 0) throw detail::file_error("link the new file in", directory(), err);
+            if (::rename(name.c_str(), path_.c_str()) != 0) {
+                err = errno;
+                ::unlink(name.c_str());
+                throw detail::file_error("rename '" + name + "' to", path_, err);
+            }
+            return;
+        }
+        throw detail::file_error("link the new file in", directory(), EEXIST);
+    }
+
     //! A complete output destroyed uncommitted: said on stderr (never throws).
     void report_lost() const noexcept {
         try {
@@ -393,6 +462,11 @@ private:
         }
     }
 
+    std::string path_, tmp_;
+    std::unique_ptr<stxxl::syscall_file> file_;
+    int tail_fd_ = -1;  // from O_TMPFILE or mkstemp; writes the unaligned tail
+    slot slots_[2];
+    std::size_t cur_ = 0, fill_ = 0;
     std::uint64_t offset_ = 0;
     bool stopped_ = false, committed_ = false;
     bool settled_ = false;  // commit() tried or discard() called: no report
