@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow-sa: builds and checks suffix arrays of texts larger than memory (see --help). The
-// output is written unnamed (O_TMPFILE) and linked into place when complete; every failure is one line
-// on stderr and a distinct exit code (errors.hpp); progress and a summary go to stderr.
+// output is written unnamed (O_TMPFILE) and linked into place when complete; every failure is one
+// line on stderr and a distinct exit code (errors.hpp); progress and a summary go to stderr.
 #include "errors.hpp"
 #include "options.hpp"
 #include "run.hpp"
