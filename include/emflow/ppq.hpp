@@ -51,9 +51,9 @@
 #include <emflow/algorithm/external_arrays.hpp>
 #include <emflow/algorithm/external_writer.hpp>
 #include <emflow/algorithm/parallel_algorithms.hpp>
-#include <emflow/detail/detail/ppq/thread_claims.hpp>
 #include <emflow/detail/ppq/insertion_heaps.hpp>
 #include <emflow/detail/ppq/internal_arrays.hpp>
+#include <emflow/detail/ppq/thread_claims.hpp>
 #include <emflow/external_memory.hpp>
 #include <emflow/ppq/config.hpp>
 #include <emflow/ppq/stats.hpp>

@@ -535,6 +535,22 @@ TEST_CASE("sorting nodes keep the pull contract", "[conformance]") {
                 },
                 sorted, seed);
         }
+        check_pull(
+            "tree_sort",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | tree_sort(ascending{}, 16 << 20);
+                visit(s);
+            },
+            sorted, seed);
+        check_pull(
+            "tree_sorter_node pushed by split",
+            [&](auto&& visit) {
+                tree_sorter_node<u64, ascending> sorter(ascending{}, 16 << 20);
+                count_sink<u64> ignored;
+                materialize(split(streamify(ev), sorter), ignored);
+                visit(sorter);
+            },
+            sorted, seed);
     }
 }
 
