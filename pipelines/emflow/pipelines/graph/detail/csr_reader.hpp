@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/pipelines/graph/detail/csr_reader.hpp: reads vertices' out-edges from a graph file in
+// ascending vertex order through windows (one for offsets, one for targets, one for weights),
+// each refilled forward with the next window prefetched by the kernel.
+#pragma once
+
+#include <emflow/pipelines/graph/detail/posix_file.hpp>
+#include <emflow/pipelines/graph/format.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace emflow::pipelines::graph::detail {
+
+//! A forward window over one section of a file.
+class file_window {
+public:
+    //! A window of window_bytes over f.
+    file_window(const posix_file& f, std::size_t window_bytes) : f_(f), buf_(window_bytes) {}
+    //! Copies [offset, offset + n) into dst; requests ahead of the window refill it there.
+    void read(std::uint64_t offset, void* dst, std::size_t n) {
+        if (offset < begin_ || offset + n > begin_ + len_) {
+            if (n > buf_.size()) {
+                f_.read_at(offset, dst, n);
+                bytes_ += n;
+                return;
+            }
+            begin_ = offset;
+            len_ = f_.read_some(offset, buf_.data(), buf_.size());
+            bytes_ += len_;
+            f_.prefetch(offset + len_, buf_.size());
+            if (len_ < n) f_.read_at(offset, buf_.data(), n);  // raises the end-of-file error
+        }
+        std::memcpy(dst, buf_.data() + (offset - begin_), n);
+    }
+    //! Bytes read from the file so far.
+    std::uint64_t bytes_read() const { return bytes_; }
+
+private:
+    const posix_file& f_;
+    std::vector<char> buf_;
+    std::uint64_t begin_ = 0, len_ = 0, bytes_ = 0;
+};
+
+//! One vertex's out-edges.
+struct adjacency {
+    const std::uint32_t* targets;  //!< heads
+    const std::uint32_t* weights;  //!< weights, or nullptr (all 1)
+    std::size_t size;              //!< out-degree
+};
+
+//! Out-edges of vertices asked for in ascending order (others work, only slower).
+class csr_reader {
+public:
+    //! Reader of f with header h, window_bytes per section window.
+    csr_reader(const posix_file& f, const graph_header& h, std::size_t window_bytes)
+        : h_(h), offsets_(f, window_bytes / 8), targets_(f, window_bytes),
+          weights_(f, window_bytes) {}
+    //! The out-edges of v, valid until the next call.
+    adjacency edges(std::uint32_t v) {
+        std::uint64_t range[2];
+        offsets_.read(h_.offsets_at() + 8 * std::uint64_t(v), range, sizeof range);
+        std::size_t deg = std::size_t(range[1] - range[0]);
+        t_.resize(deg);
+        targets_.read(h_.targets_at() + 4 * range[0], t_.data(), 4 * deg);
+        if (!h_.weighted()) return {t_.data(), nullptr, deg};
+        w_.resize(deg);
+        weights_.read(h_.weights_at() + 4 * range[0], w_.data(), 4 * deg);
+        return {t_.data(), w_.data(), deg};
+    }
+    //! Bytes read from the file so far.
+    std::uint64_t bytes_read() const {
+        return offsets_.bytes_read() + targets_.bytes_read() + weights_.bytes_read();
+    }
+
+private:
+    graph_header h_;
+    file_window offsets_, targets_, weights_;
+    std::vector<std::uint32_t> t_, w_;
+};
+
+}  // namespace emflow::pipelines::graph::detail

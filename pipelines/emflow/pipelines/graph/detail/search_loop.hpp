@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/pipelines/graph/detail/search_loop.hpp: label-correcting delta-stepping on the
+// bulk-parallel queue. Each round pops the bulk of items before (min key + Δ) with
+// bulk_pop_limit, drops stale items against the in-RAM distance array, sorts the rest by vertex
+// (so the graph file is read forward), and relaxes their out-edges in OpenMP threads with an
+// atomic min, each thread bulk-pushing the improved vertices under its own id. Δ follows
+// delta_rule after every round. With a target, the loop ends once the smallest key is no
+// smaller than the target's distance (keys are lower bounds: the heuristic never overestimates).
+#pragma once
+
+#include <emflow/external_memory.hpp>
+#include <emflow/pipelines/graph/detail/csr_reader.hpp>
+#include <emflow/pipelines/graph/detail/delta_rule.hpp>
+#include <emflow/pipelines/graph/detail/queue_item.hpp>
+#include <emflow/pipelines/graph/format.hpp>
+#include <emflow/pipelines/graph/search_options.hpp>
+#include <emflow/ppq.hpp>
+
+#include <oneapi/tbb/parallel_sort.h>
+
+#include <omp.h>
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace emflow::pipelines::graph::detail {
+
+//! What one thread counted in a round.
+struct round_counts {
+    std::uint64_t relaxations = 0, improved = 0, reexpanded = 0;
+    std::uint64_t min_key = UINT64_MAX, max_key = 0;
+};
+
+//! A search of the graph at path; Heuristic: std::uint64_t(std::uint32_t v), a lower bound of
+//! the distance from v to the target (0 without one).
+template <class Heuristic>
+class search_loop {
+    using queue_type = parallel_priority_queue<queue_item, later_key>;
+    //! Bulks of at least this many vertices are relaxed by all threads.
+    static constexpr std::size_t parallel_bulk = 1024;
+
+public:
+    //! Plans the memory of a search of path (header h) with opt; unit_weights: every weight 1
+    //! (BFS); extra_bytes: vertex arrays the caller holds besides the distances. Throws
+    //! emflow::config_error naming the budget needed if the vertex arrays do not fit.
+    search_loop(const std::string& path, const graph_header& h, const search_options& opt,
+                Heuristic heuristic, bool unit_weights, int start_lmf, bool astar)
+        : file_(path, posix_file::read_only), h_(h), opt_(opt), heuristic_(std::move(heuristic)),
+          unit_(unit_weights),
+          threads_(opt.threads ? opt.threads : unsigned(std::max(1, omp_get_max_threads()))),
+          rule_(opt.log_delta >= 0 ? opt.log_delta : start_lmf, opt.log_delta >= 0) {
+        const std::uint64_t need = search_memory_needed(h, astar, threads_);
+        if (opt.memory_bytes < need)
+            throw config_error("a graph of " + std::to_string(h.vertices) +
+                               " vertices needs a memory budget of at least " +
+                               std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
+        // The minimal bulk and queue counted in need are part of the rest.
+        const std::uint64_t rest = opt.memory_bytes - (need - (std::uint64_t(8) << 20));
+        bulk_cap_ = std::max<std::uint64_t>(65536, rest / 8 / sizeof(queue_item));
+        queue_bytes_ = rest - bulk_cap_ * sizeof(queue_item);
+        for (unsigned t = 0; t < threads_; ++t)
+            readers_.push_back(std::make_unique<csr_reader>(file_, h_, std::size_t(256) << 10));
+    }
+
+    //! Runs from source (to target if given) and returns distances and counters.
+    search_result run(std::uint32_t source, std::optional<std::uint32_t> target) {
+        ensure_external_memory();
+        ppq_config cfg;
+        cfg.memory_bytes = queue_bytes_;
+        cfg.num_threads = threads_;
+        queue_type pq(later_key{}, cfg);
+        search_result r;
+        r.distance.assign(h_.vertices, unreached);
+        dist_ = r.distance.data();
+        dist_[source] = 0;
+        expanded_.assign(h_.vertices, 0);
+        pq.push({heuristic_(source), source});
+        std::vector<queue_item> bulk;
+        while (!pq.empty()) {
+            const queue_item top = pq.top();
+            if (target && top.key >= load(*target)) break;
+            const std::uint64_t delta = rule_.delta();
+            const queue_item limit{top.key > UINT64_MAX - delta ? UINT64_MAX : top.key + delta, 0};
+            pq.bulk_pop_limit(bulk, limit, bulk_cap_);
+            round(pq, bulk, r.stats);
+            r.stats.queue_size = pq.size();
+            if (opt_.on_round) opt_.on_round(r.stats);
+        }
+        finish(pq, r);
+        return r;
+    }
+
+private:
+    std::uint64_t load(std::uint32_t v) const {
+        return __atomic_load_n(&dist_[v], __ATOMIC_RELAXED);
+    }
+
+    //! Lowers dist[v] to d if smaller; returns the old value if it did, else nothing.
+    std::optional<std::uint64_t> lower(std::uint32_t v, std::uint64_t d) {
+        std::uint64_t old = load(v);
+        while (d < old)
+            if (__atomic_compare_exchange_n(&dist_[v], &old, d, true, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED))
+                return old;
+        return std::nullopt;
+    }
+
+    //! Drops stale items and duplicates, orders the bulk by vertex.
+    void prepare(std::vector<queue_item>& bulk) {
+        auto fresh = std::remove_if(bulk.begin(), bulk.end(), [&](const queue_item& x) {
+            return x.key - heuristic_(std::uint32_t(x.vertex)) != load(std::uint32_t(x.vertex));
+        });
+        bulk.erase(fresh, bulk.end());
+        tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
+        bulk.erase(std::unique(bulk.begin(), bulk.end(),
+                               [](const queue_item& a, const queue_item& b) {
+                                   return a.vertex == b.vertex;
+                               }),
+                   bulk.end());
+    }
+
+    //! One round: relax the bulk's out-edges in parallel, push the improved vertices.
+    void round(queue_type& pq, std::vector<queue_item>& bulk, search_stats& s) {
+        const std::uint64_t popped = bulk.size();
+        s.popped += popped;
+        prepare(bulk);
+        s.stale += popped - bulk.size();
+        std::vector<round_counts> counts(threads_);
+        std::exception_ptr error;
+        std::mutex error_mutex;
+        pq.bulk_push_begin(
+            bulk.size() *
+            std::max<std::uint64_t>(1, h_.edges / std::max<std::uint64_t>(1, h_.vertices)));
+        // A small bulk is not worth waking the team (on a loaded machine an OpenMP barrier
+        // costs milliseconds): its owner relaxes it alone.
+        const unsigned team_size = bulk.size() >= parallel_bulk ? threads_ : 1;
+#pragma omp parallel num_threads(team_size) if (team_size > 1)
+        {
+            const unsigned t = unsigned(omp_get_thread_num()),
+                           team = unsigned(omp_get_num_threads());
+            try {
+                const std::size_t b = bulk.size() * t / team, e = bulk.size() * (t + 1) / team;
+                for (std::size_t i = b; i < e; ++i) relax(pq, bulk[i], t, counts[t]);
+            } catch (...) {
+                std::lock_guard<std::mutex> lock(error_mutex);
+                if (!error) error = std::current_exception();
+            }
+        }
+        pq.bulk_push_end();
+        if (error) std::rethrow_exception(error);
+        account(bulk.size(), counts, s);
+    }
+
+    void relax(queue_type& pq, const queue_item& x, unsigned t, round_counts& c) {
+        const std::uint32_t v = std::uint32_t(x.vertex);
+        const std::uint64_t d = x.key - heuristic_(v);
+        const adjacency a = readers_[t]->edges(v);
+        c.relaxations += a.size;
+        if (expanded_[v]) ++c.reexpanded;  // its earlier expansion was useless work
+        expanded_[v] = 1;  // the bulk holds v once: no other thread writes this byte now
+        for (std::size_t k = 0; k < a.size; ++k) {
+            const std::uint64_t nd = d + (a.weights && !unit_ ? a.weights[k] : 1);
+            const std::uint32_t u = a.targets[k];
+            if (lower(u, nd)) {
+                ++c.improved;
+                const std::uint64_t key = nd + heuristic_(u);
+                c.min_key = std::min(c.min_key, key);
+                c.max_key = std::max(c.max_key, key);
+                pq.bulk_push({key, u}, t);
+            }
+        }
+    }
+
+    void account(std::uint64_t expanded, const std::vector<round_counts>& counts, search_stats& s) {
+        round_counts all;
+        for (const round_counts& c : counts) {
+            all.relaxations += c.relaxations, all.improved += c.improved;
+            all.reexpanded += c.reexpanded;
+            all.min_key = std::min(all.min_key, c.min_key);
+            all.max_key = std::max(all.max_key, c.max_key);
+        }
+        ++s.rounds;
+        s.expanded += expanded;
+        s.max_bulk = std::max(s.max_bulk, expanded);
+        s.relaxations += all.relaxations, s.improved += all.improved;
+        s.reexpanded += all.reexpanded;
+        s.log_delta = rule_.lmf();
+        rule_.after_round(expanded, all.improved, all.min_key, all.max_key, expanded,
+                          all.reexpanded);
+    }
+
+    void finish(queue_type& pq, search_result& r) {
+        for (const std::uint64_t d : r.distance) r.stats.reached += d != unreached;
+        for (const auto& rd : readers_) r.stats.bytes_read += rd->bytes_read();
+        r.stats.queue_size = pq.size();
+        const ppq_stats q = pq.stats();
+        r.stats.queue_peak_bytes = q.peak_memory_bytes;
+        r.stats.queue_bytes_io = q.bytes_read + q.bytes_written;
+    }
+
+    posix_file file_;
+    graph_header h_;
+    search_options opt_;
+    Heuristic heuristic_;
+    bool unit_;
+    unsigned threads_;
+    delta_rule rule_;
+    std::uint64_t bulk_cap_ = 0, queue_bytes_ = 0;
+    std::vector<std::unique_ptr<csr_reader>> readers_;
+    std::uint64_t* dist_ = nullptr;
+    std::vector<std::uint8_t> expanded_;  //!< per vertex: relaxed once already
+};
+
+}  // namespace emflow::pipelines::graph::detail

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/pipelines/graph/search.hpp: single-source shortest paths (delta-stepping with PMOD's
+// adaptive Δ), BFS and A* on a graph file, with the queue in external memory.
+//
+//   search_options o;  o.memory_bytes = 1 << 30;
+//   search_result r = sssp("road.emg", 0, o);   // r.distance[v], unreached if none
+//
+// BFS is the same machinery with every weight 1 and Δ = 1 fixed: each round's bulk is then
+// exactly one BFS level (level-synchronous BFS), every vertex is reached first at its final
+// distance so no relaxation is ever overwritten, and a larger Δ could only add such useless work.
+#pragma once
+
+#include <emflow/pipelines/graph/detail/csr_reader.hpp>
+#include <emflow/pipelines/graph/detail/search_loop.hpp>
+#include <emflow/pipelines/graph/format.hpp>
+#include <emflow/pipelines/graph/search_options.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace emflow::pipelines::graph {
+
+namespace detail {
+//! No heuristic: plain SSSP.
+struct zero_heuristic {
+    //! 0.
+    std::uint64_t operator()(std::uint32_t) const { return 0; }
+};
+
+//! The start of the adaptive Δ: the largest weight over the mean out-degree (delta-stepping's
+//! Θ(1/d) for weights scaled to [0, 1]), as a power of two.
+inline int start_lmf(const graph_header& h) {
+    if (h.edges == 0 || h.vertices == 0) return 0;
+    double d = double(h.max_weight) * double(h.vertices) / double(h.edges);
+    return d <= 1 ? 0 : int(std::log2(d));
+}
+
+inline void check_vertex(const graph_header& h, std::uint64_t v, const char* what) {
+    if (v >= h.vertices)
+        throw std::invalid_argument(std::string(what) + " vertex " + std::to_string(v) +
+                                    " out of range (the graph has " + std::to_string(h.vertices) +
+                                    " vertices)");
+}
+
+//! The A* heuristic: floor(scale * Euclidean distance to the target), scale the smallest
+//! weight / length over all edges of nonzero length, shrunk by 1e-9 against rounding.
+class euclidean_heuristic {
+public:
+    //! Reads the coordinates (16 bytes per vertex, RAM) and scans the edges for the scale.
+    euclidean_heuristic(const std::string& path, const graph_header& h, std::uint32_t target)
+        : xy_(2 * h.vertices) {
+        if (!h.has_coordinates())
+            throw std::invalid_argument(path + ": A* needs coordinates (import a .co file)");
+        posix_file f(path, posix_file::read_only);
+        f.read_at(h.coordinates_at(), xy_.data(), xy_.size() * sizeof(double));
+        tx_ = xy_[2 * std::size_t(target)], ty_ = xy_[2 * std::size_t(target) + 1];
+        csr_reader r(f, h, std::size_t(1) << 20);
+        double scale = std::numeric_limits<double>::infinity();
+        for (std::uint64_t u = 0; u < h.vertices; ++u) {
+            adjacency a = r.edges(std::uint32_t(u));
+            for (std::size_t k = 0; k < a.size; ++k) {
+                double len = length(std::uint32_t(u), a.targets[k]);
+                if (len > 0) scale = std::min(scale, (a.weights ? a.weights[k] : 1) / len);
+            }
+        }
+        scale_ = std::isinf(scale) ? 0.0 : scale * (1 - 1e-9);
+    }
+    //! A lower bound of the distance from v to the target.
+    std::uint64_t operator()(std::uint32_t v) const {
+        return std::uint64_t(
+            scale_ * std::hypot(xy_[2 * std::size_t(v)] - tx_, xy_[2 * std::size_t(v) + 1] - ty_));
+    }
+    //! The scale found.
+    double scale() const { return scale_; }
+
+private:
+    double length(std::uint32_t u, std::uint32_t v) const {
+        return std::hypot(xy_[2 * std::size_t(u)] - xy_[2 * std::size_t(v)],
+                          xy_[2 * std::size_t(u) + 1] - xy_[2 * std::size_t(v) + 1]);
+    }
+    std::vector<double> xy_;
+    double tx_ = 0, ty_ = 0, scale_ = 0;
+};
+}  // namespace detail
+
+//! Shortest-path distances from source in the graph file at path (delta-stepping; Δ as
+//! opt.log_delta says). Throws emflow::config_error if the vertex arrays do not fit the budget.
+inline search_result sssp(const std::string& path, std::uint32_t source,
+                          const search_options& opt = {}) {
+    const graph_header h = read_header(path);
+    detail::check_vertex(h, source, "source");
+    detail::search_loop<detail::zero_heuristic> loop(path, h, opt, {}, false, detail::start_lmf(h),
+                                                     false);
+    return loop.run(source, std::nullopt);
+}
+
+//! Hop distances from source (weights ignored; level-synchronous, see the file comment).
+inline search_result bfs(const std::string& path, std::uint32_t source,
+                         const search_options& opt = {}) {
+    const graph_header h = read_header(path);
+    detail::check_vertex(h, source, "source");
+    search_options o = opt;
+    o.log_delta = 0;
+    detail::search_loop<detail::zero_heuristic> loop(path, h, o, {}, true, 0, false);
+    return loop.run(source, std::nullopt);
+}
+
+//! The distance from source to target by A* with the scaled Euclidean heuristic (the graph
+//! needs coordinates); result.distance[target] is exact, it stops once target is settled.
+inline search_result astar(const std::string& path, std::uint32_t source, std::uint32_t target,
+                           const search_options& opt = {}) {
+    const graph_header h = read_header(path);
+    detail::check_vertex(h, source, "source");
+    detail::check_vertex(h, target, "target");
+    const std::uint64_t need = search_memory_needed(h, true, opt.threads ? opt.threads : 1);
+    if (opt.memory_bytes < need)  // before the coordinates are read
+        throw config_error("a graph of " + std::to_string(h.vertices) +
+                           " vertices needs a memory budget of at least " +
+                           std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
+    detail::euclidean_heuristic heuristic(path, h, target);
+    detail::search_loop<detail::euclidean_heuristic> loop(path, h, opt, std::move(heuristic), false,
+                                                          detail::start_lmf(h), true);
+    return loop.run(source, target);
+}
+
+}  // namespace emflow::pipelines::graph

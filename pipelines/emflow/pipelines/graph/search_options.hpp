@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: BSL-1.0
+// emflow/pipelines/graph/search_options.hpp: what the searches (SSSP, BFS, A*) take and report,
+// and the memory they need.
+#pragma once
+
+#include <emflow/pipelines/graph/format.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace emflow::pipelines::graph {
+
+//! The distance of an unreached vertex.
+inline constexpr std::uint64_t unreached = std::numeric_limits<std::uint64_t>::max();
+
+//! Counters of a search, also passed to the progress callback after every round.
+struct search_stats {
+    std::uint64_t rounds = 0;            //!< bulks popped
+    std::uint64_t popped = 0;            //!< items popped
+    std::uint64_t stale = 0;             //!< popped items skipped (a shorter distance was known)
+    std::uint64_t expanded = 0;          //!< vertices whose out-edges were relaxed (with repeats)
+    std::uint64_t relaxations = 0;       //!< edges relaxed
+    std::uint64_t improved = 0;          //!< relaxations that lowered a distance (= pushes)
+    std::uint64_t reexpanded = 0;        //!< expansions of a vertex expanded before (useless work)
+    std::uint64_t max_bulk = 0;          //!< largest bulk
+    std::uint64_t reached = 0;           //!< vertices with a finite distance at the end
+    std::uint64_t queue_size = 0;        //!< items in the queue (after the round)
+    std::uint64_t bytes_read = 0;        //!< graph bytes read
+    std::uint64_t queue_peak_bytes = 0;  //!< the queue's peak RAM
+    std::uint64_t queue_bytes_io = 0;    //!< bytes the queue read and wrote on disk
+    int log_delta = 0;                   //!< log2 Δ of the last round
+    //! The share of expansions that repeated an earlier one: the useless work.
+    double useless_share() const { return expanded ? double(reexpanded) / double(expanded) : 0.0; }
+};
+
+//! How a search runs.
+struct search_options {
+    //! The whole budget: vertex arrays, graph read windows, bulk and queue.
+    std::uint64_t memory_bytes = std::uint64_t(1) << 30;
+    //! Threads relaxing edges (and the queue's insertion heaps); 0: OpenMP's default.
+    unsigned threads = 0;
+    //! log2 Δ fixed to this value; negative: adaptive (PMOD's rule, from a start derived from
+    //! the weights). BFS always uses 0.
+    int log_delta = -1;
+    //! Called after every round with the counters so far (may be empty).
+    std::function<void(const search_stats&)> on_round;
+};
+
+//! What a search returns.
+struct search_result {
+    //! Per vertex: its distance from the source (unreached if none). A*: exact for the target
+    //! and every vertex on its shortest path; an upper bound elsewhere.
+    std::vector<std::uint64_t> distance;
+    search_stats stats;  //!< the counters at the end
+};
+
+//! RAM a search of a graph with header h needs besides its queue: the distance array and an
+//! expanded flag per vertex (and for A* the coordinates), read windows for threads threads, and a
+//! minimal bulk and queue.
+inline std::uint64_t search_memory_needed(const graph_header& h, bool astar, unsigned threads) {
+    const std::uint64_t vertex = 9 * h.vertices + (astar ? 16 * h.vertices : 0);
+    return vertex + std::uint64_t(threads) * (1 << 20) + (std::uint64_t(8) << 20);
+}
+
+}  // namespace emflow::pipelines::graph

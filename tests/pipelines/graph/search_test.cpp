@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: BSL-1.0
+// tests/pipelines/graph/search_test.cpp: SSSP (every Δ mode), BFS and A* against Dijkstra on
+// generated and hand-written graphs, with budgets that spill the queue to disk.
+#include <emflow/pipelines/graph/generate.hpp>
+#include <emflow/pipelines/graph/import.hpp>
+#include <emflow/pipelines/graph/search.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "reference.hpp"
+#include "test_env.hpp"
+
+using namespace emflow::pipelines::graph;
+
+namespace {
+
+std::string path_of(const std::string& name) {
+    return (emflow_test::configure_test_disks().path() / name).string();
+}
+
+search_options small_budget(int log_delta) {
+    search_options o;
+    o.memory_bytes = std::uint64_t(24) << 20;
+    o.threads = 2;
+    o.log_delta = log_delta;
+    return o;
+}
+
+//! SSSP from s with the adaptive Δ and several fixed ones equals Dijkstra.
+void check_sssp(const std::string& g, std::uint32_t s) {
+    const auto expect = graph_test::dijkstra(graph_test::load(g), s);
+    for (int k : {-1, 0, 3, 10, 30}) {
+        INFO("log_delta " << k);
+        search_result r = sssp(g, s, small_budget(k));
+        CHECK(r.distance == expect);
+        CHECK(r.stats.reached ==
+              std::size_t(std::count_if(expect.begin(), expect.end(),
+                                        [](std::uint64_t d) { return d != unreached; })));
+    }
+}
+
+}  // namespace
+
+TEST_CASE("SSSP equals Dijkstra on kron, uniform and road-like graphs in every Δ mode", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    generate_kron(path_of("k.emg"), 11, 8, o);
+    check_sssp(path_of("k.emg"), 0);
+    o.weight_divisor = 64;  // many zero weights
+    generate_uniform(path_of("u.emg"), 3000, 12000, o);
+    check_sssp(path_of("u.emg"), 7);
+    o.weight_divisor = 1;
+    generate_road(path_of("r.emg"), 4000, o);
+    check_sssp(path_of("r.emg"), 123);
+}
+
+TEST_CASE("SSSP on zero weights, parallel edges, self loops, unreachable and single vertices",
+          "[graph]") {
+    {
+        std::ofstream(path_of("z.gr")) << "p sp 6 8\na 1 2 0\na 2 3 0\na 1 3 5\na 1 3 1\n"
+                                          "a 3 3 4\na 3 4 2\na 4 1 0\na 6 5 1\n";
+    }
+    import_dimacs(path_of("z.gr"), "", path_of("z.emg"));
+    search_result r = sssp(path_of("z.emg"), 0, small_budget(-1));
+    CHECK(r.distance == std::vector<std::uint64_t>{0, 0, 0, 2, unreached, unreached});
+    { std::ofstream(path_of("one.txt")) << "# nothing but a loop\n0 0 3\n"; }
+    import_snap(path_of("one.txt"), path_of("one.emg"));
+    CHECK(sssp(path_of("one.emg"), 0, small_budget(-1)).distance == std::vector<std::uint64_t>{0});
+    CHECK_THROWS_WITH(sssp(path_of("one.emg"), 1, small_budget(-1)),
+                      Catch::Contains("source vertex 1 out of range"));
+}
+
+TEST_CASE("a queue spilling to disk gives the same distances", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    generate_uniform(path_of("big.emg"), 200000, 800000, o);
+    const auto expect = graph_test::dijkstra(graph_test::load(path_of("big.emg")), 0);
+    search_options s = small_budget(30);  // one bucket: the whole frontier sits in the queue
+    s.memory_bytes = std::uint64_t(14) << 20;
+    search_result r = sssp(path_of("big.emg"), 0, s);
+    CHECK(r.distance == expect);
+    CHECK(r.stats.queue_bytes_io > 0);
+}
+
+TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fewer vertices",
+          "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    generate_kron(path_of("k.emg"), 10, 4, o);
+    CHECK(bfs(path_of("k.emg"), 3, small_budget(-1)).distance ==
+          graph_test::dijkstra(graph_test::load(path_of("k.emg")), 3, true));
+    generate_road(path_of("r.emg"), 10000, o);
+    const auto expect = graph_test::dijkstra(graph_test::load(path_of("r.emg")), 0);
+    const search_result full = sssp(path_of("r.emg"), 0, small_budget(0));
+    std::mt19937_64 rng(o.seed);
+    for (int q = 0; q < 5; ++q) {
+        const std::uint32_t t = std::uint32_t(rng() % 10000);
+        for (int k : {-1, 0, 8}) {
+            search_result r = astar(path_of("r.emg"), 0, t, small_budget(k));
+            CHECK(r.distance[t] == expect[t]);
+            if (k == 0) CHECK(r.stats.expanded <= full.stats.expanded);
+        }
+    }
+    CHECK_THROWS_WITH(astar(path_of("k.emg"), 0, 1, small_budget(-1)),
+                      Catch::Contains("A* needs coordinates"));
+}
+
+TEST_CASE("a budget that cannot hold the vertex arrays is refused naming the need", "[graph]") {
+    generate_uniform(path_of("u.emg"), 3000000, 10, {});
+    search_options s = small_budget(-1);
+    CHECK_THROWS_WITH(sssp(path_of("u.emg"), 0, s),
+                      Catch::Contains("needs a memory budget of at least 36 MiB"));
+}
