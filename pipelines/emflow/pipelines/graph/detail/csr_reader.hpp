@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/graph/detail/csr_reader.hpp: reads vertices' out-edges from a graph file in
-// ascending vertex order through windows (one for offsets, one for targets, one for weights),
-// each refilled forward with the next window prefetched by the kernel.
+// ascending vertex order through windows (one for offsets, one for targets, one for weights);
+// a window read grows while the reads run forward (the kernel prefetching the next one) and
+// shrinks to a page after a jump.
 #pragma once
 
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -17,7 +19,8 @@ namespace emflow::pipelines::graph::detail {
 class file_window {
 public:
     //! A window of window_bytes over f.
-    file_window(const posix_file& f, std::size_t window_bytes) : f_(f), buf_(window_bytes) {}
+    file_window(const posix_file& f, std::size_t window_bytes)
+        : f_(f), buf_(std::max<std::size_t>(window_bytes, min_read)) {}
     //! Copies [offset, offset + n) into dst; requests ahead of the window refill it there.
     void read(std::uint64_t offset, void* dst, std::size_t n) {
         if (offset < begin_ || offset + n > begin_ + len_) {
@@ -26,10 +29,15 @@ public:
                 bytes_ += n;
                 return;
             }
+            // Forward runs double the read up to the window; a jump reads one page again, so a
+            // sparse bulk does not pull whole windows per vertex.
+            const bool sequential = offset >= begin_ + len_ && offset < begin_ + len_ + chunk_;
+            chunk_ = sequential ? std::min(2 * chunk_, buf_.size()) : min_read;
+            const std::size_t want = std::max<std::size_t>(chunk_, n);
             begin_ = offset;
-            len_ = f_.read_some(offset, buf_.data(), buf_.size());
+            len_ = f_.read_some(offset, buf_.data(), want);
             bytes_ += len_;
-            f_.prefetch(offset + len_, buf_.size());
+            if (sequential) f_.prefetch(offset + len_, chunk_);
             if (len_ < n) f_.read_at(offset, buf_.data(), n);  // raises the end-of-file error
         }
         std::memcpy(dst, buf_.data() + (offset - begin_), n);
@@ -40,7 +48,9 @@ public:
 private:
     const posix_file& f_;
     std::vector<char> buf_;
+    static constexpr std::size_t min_read = 4096;
     std::uint64_t begin_ = 0, len_ = 0, bytes_ = 0;
+    std::size_t chunk_ = min_read;
 };
 
 //! One vertex's out-edges.

@@ -8,9 +8,10 @@
 // a pop (fewer than min_bulk items); enqueues are the pushes, with the range [minB, maxB] of
 // their priorities. mergeCheck: if the share of small rounds exceeds freq_small, and the pushes
 // per group, pushes / ((maxB >> lmf) - (minB >> lmf)), are fewer than min_density, lmf grows by
-// log2(min_density / fill). unmergeCheck: if a bulk exceeds max_pops (the dequeues from one group)
-// and the useless work since the last change -- the share of expansions of a vertex that was
-// expanded before (its earlier expansion wasted) -- exceeds max_useless, lmf shrinks by
+// log2(min_density / fill), unless the useless work is too high already. unmergeCheck: once
+// more than max_pops expansions were made since the last change (PMOD: dequeues from one group)
+// and the useless work among them -- the share of expansions of a vertex that was expanded
+// before (its earlier expansion wasted) -- exceeds max_useless, lmf shrinks by
 // log2(min_groups / groups) (at least 1). After a change every counter restarts, as in PMOD.
 #pragma once
 
@@ -25,7 +26,7 @@ struct delta_rule_params {
     std::uint64_t min_bulk = 1024;     //!< a smaller bulk is a "synchronizing" round
     double freq_small = 0.25;          //!< PMOD's Freq_global
     std::uint64_t min_density = 1024;  //!< PMOD's MinDensity: pushes per group wanted
-    std::uint64_t max_pops = 4096;     //!< PMOD's MaxPops: a larger bulk may be inverting
+    std::uint64_t max_pops = 4096;     //!< PMOD's MaxPops: expansions before unmerging is judged
     std::uint64_t min_groups = 16;     //!< PMOD's Min_queues
     double max_useless = 0.1;          //!< useless work tolerated before unmerging
     int max_lmf = 40;                  //!< Δ at most 2^max_lmf
@@ -54,7 +55,7 @@ public:
         if (fixed_) return;
         const int before = lmf_;
         merge_check();
-        if (lmf_ == before) unmerge_check(bulk);
+        if (lmf_ == before) unmerge_check();
         if (lmf_ != before) reset();
     }
 
@@ -65,15 +66,17 @@ private:
     }
     void merge_check() {
         if (double(small_) / double(rounds_) <= p_.freq_small || pushes_ == 0) return;
+        if (useless() > p_.max_useless) return;            // merging would add to the waste
         if ((max_b_ >> lmf_) == (min_b_ >> lmf_)) return;  // one group already: nothing to merge
         double fill = double(pushes_) / double(groups());
         if (fill >= double(p_.min_density)) return;
         int step = std::max(1, int(std::log2(double(p_.min_density) / fill)));
         lmf_ = std::min(p_.max_lmf, lmf_ + step);
     }
-    void unmerge_check(std::uint64_t bulk) {
-        if (bulk <= p_.max_pops || lmf_ == 0 || expanded_ == 0) return;
-        if (double(repeated_) / double(expanded_) <= p_.max_useless) return;
+    double useless() const { return expanded_ ? double(repeated_) / double(expanded_) : 0.0; }
+    void unmerge_check() {
+        if (expanded_ <= p_.max_pops || lmf_ == 0) return;
+        if (useless() <= p_.max_useless) return;
         std::uint64_t g = groups();
         int step = g < p_.min_groups ? std::max(1, int(std::log2(double(p_.min_groups) / g))) : 1;
         lmf_ = std::max(0, lmf_ - step);
