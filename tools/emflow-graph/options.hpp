@@ -19,6 +19,7 @@ struct options {
     std::string coordinates;          //!< --co FILE (import dimacs)
     std::uint64_t source = 0, target = 0;               //!< --source, --target
     bool has_target = false;                            //!< --target given
+    bool has_source = false;                            //!< --source given
     int log_delta = -1;                                 //!< --delta K; -1: adaptive
     std::uint64_t scale = 16, edge_factor = 16;         //!< --scale, --edge-factor (kron)
     std::uint64_t vertices = 1 << 16, edges = 1 << 20;  //!< --vertices, --edges (uniform, road)
@@ -138,7 +139,7 @@ inline options parse_args(const std::vector<std::string>& args) {
         } else if (a == "--co") {
             o.coordinates = value(i);
         } else if (a == "--source") {
-            o.source = num();
+            o.source = num(), o.has_source = true;
         } else if (a == "--target") {
             o.target = num(), o.has_target = true;
         } else if (a == "--delta") {

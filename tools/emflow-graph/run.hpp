@@ -187,6 +187,11 @@ inline void summarize_search(const options& o, const graph::search_stats& s, con
         double(s.queue_bytes_io) / 1048576, peak_rss_mib());
 }
 
+//! Exit 2 without --source.
+inline void expect_source(const options& o) {
+    if (!o.has_source) throw usage_error(o.command + " needs --source S");
+}
+
 inline std::uint32_t vertex_arg(std::uint64_t v, const char* what) {
     if (v >= graph::max_vertices) throw usage_error(std::string(what) + " out of range");
     return std::uint32_t(v);
@@ -195,6 +200,7 @@ inline std::uint32_t vertex_arg(std::uint64_t v, const char* what) {
 inline int run_search(const options& o) {
     expect_inputs(o, 1, "a graph file");
     expect_readable(o.inputs[0]);
+    expect_source(o);
     const bool astar = o.command == "astar";
     if (astar && !o.has_target) throw usage_error("astar needs --target T");
     if (!astar) expect_output(o);
@@ -222,6 +228,7 @@ inline int run_search(const options& o) {
 
 inline int run_check(const options& o) {
     expect_inputs(o, 2, "a graph file and a distance file");
+    expect_source(o);
     expect_readable(o.inputs[0]);
     expect_readable(o.inputs[1]);
     configure_disks(o);
