@@ -30,6 +30,7 @@ struct delta_rule_params {
     std::uint64_t min_groups = 16;     //!< PMOD's Min_queues
     double max_useless = 0.1;          //!< useless work tolerated before unmerging
     int max_lmf = 40;                  //!< Δ at most 2^max_lmf
+    int max_merge_step = 1;            //!< lmf grows by at most this per merge
 };
 
 //! The adaptive lmf (Δ = 2^lmf), or a fixed one.
@@ -70,7 +71,9 @@ private:
         if ((max_b_ >> lmf_) == (min_b_ >> lmf_)) return;  // one group already: nothing to merge
         double fill = double(pushes_) / double(groups());
         if (fill >= double(p_.min_density)) return;
-        int step = std::max(1, int(std::log2(double(p_.min_density) / fill)));
+        // Cautiously (PMOD): the first rounds of a search are small whatever Δ is, and a jump
+        // by the full log2(min_density / fill) there overshoots by many powers of two.
+        int step = std::clamp(int(std::log2(double(p_.min_density) / fill)), 1, p_.max_merge_step);
         lmf_ = std::min(p_.max_lmf, lmf_ + step);
     }
     double useless() const { return expanded_ ? double(repeated_) / double(expanded_) : 0.0; }

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSL-1.0
+// bench/graph/graph_bench.cpp: one graph file, one source: emflow's SSSP (adaptive Δ and each
+// fixed Δ asked for) or BFS, and BGL's Dijkstra or BFS on a CSR graph in RAM, side by side;
+// every emflow result is compared with BGL's. The source is the vertex of most out-edges. One CSV
+// line per run on stdout.
+#include <emflow/external_memory.hpp>
+#include <emflow/pipelines/graph/search.hpp>
+
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/dijkstra_shortest_paths_no_color_map.hpp>
+
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace g = emflow::pipelines::graph;
+
+namespace {
+
+using bgl_graph =
+    boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
+                                       boost::property<boost::edge_weight_t, std::uint32_t>>;
+
+double now() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+double peak_rss_mib() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return double(ru.ru_maxrss) / 1024.0;
+}
+
+//! The graph file as BGL's CSR graph (the edges are sorted by source already).
+bgl_graph load_bgl(const std::string& path, const g::graph_header& h) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::uint64_t> off(h.vertices + 1);
+    in.seekg(std::streamoff(h.offsets_at()));
+    in.read(reinterpret_cast<char*>(off.data()), std::streamsize(8 * off.size()));
+    std::vector<std::uint32_t> tgt(h.edges), w(h.edges, 1);
+    in.read(reinterpret_cast<char*>(tgt.data()), std::streamsize(4 * h.edges));
+    if (h.weighted()) in.read(reinterpret_cast<char*>(w.data()), std::streamsize(4 * h.edges));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges(h.edges);
+    for (std::uint64_t u = 0; u < h.vertices; ++u)
+        for (std::uint64_t k = off[u]; k < off[u + 1]; ++k) edges[k] = {std::uint32_t(u), tgt[k]};
+    return bgl_graph(boost::edges_are_sorted, edges.begin(), edges.end(), w.begin(), h.vertices);
+}
+
+std::vector<std::uint64_t> bgl_run(const bgl_graph& bg, std::uint32_t s, bool bfs) {
+    std::vector<std::uint64_t> d(num_vertices(bg), g::unreached);
+    if (bfs) {
+        d[s] = 0;
+        boost::breadth_first_search(
+            bg, s,
+            boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                boost::make_iterator_property_map(d.begin(), get(boost::vertex_index, bg)),
+                boost::on_tree_edge()))));
+        return d;
+    }
+    boost::dijkstra_shortest_paths_no_color_map(
+        bg, s,
+        boost::distance_map(
+            boost::make_iterator_property_map(d.begin(), get(boost::vertex_index, bg)))
+            .distance_inf(g::unreached));
+    return d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 6) {
+        std::fprintf(stderr,
+                     "usage: graph_bench GRAPH NAME sssp|bfs MEMORY_MIB THREADS [LOG_DELTA...]\n"
+                     "(LOG_DELTA -1: adaptive)\n");
+        return 2;
+    }
+    const std::string path = argv[1], name = argv[2], mode = argv[3];
+    const bool bfs = mode == "bfs";
+    emflow::ensure_external_memory();
+    const g::graph_header h = g::read_header(path);
+    double t = now();
+    const bgl_graph bg = load_bgl(path, h);
+    bgl_graph::vertex_descriptor source = 0;  // the vertex of most out-edges: never isolated
+    for (bgl_graph::vertex_descriptor v = 0; v < h.vertices; ++v)
+        if (out_degree(v, bg) > out_degree(source, bg)) source = v;
+    std::fprintf(stderr, "graph_bench: %s loaded for BGL in %.2f s\n", name.c_str(), now() - t);
+    t = now();
+    const std::vector<std::uint64_t> expect = bgl_run(bg, source, bfs);
+    const double bgl_s = now() - t;
+    std::printf("%s,%s,bgl,,%.4f,%.0f,,,,,%.0f,\n", name.c_str(), mode.c_str(), bgl_s,
+                double(h.edges) / bgl_s, peak_rss_mib());
+    for (int i = 6; i < argc; ++i) {
+        g::search_options o;
+        o.memory_bytes = std::uint64_t(std::atoll(argv[4])) << 20;
+        o.threads = unsigned(std::atoi(argv[5]));
+        o.log_delta = std::atoi(argv[i]);
+        t = now();
+        g::search_result r =
+            bfs ? g::bfs(path, std::uint32_t(source), o) : g::sssp(path, std::uint32_t(source), o);
+        const double sec = now() - t;
+        if (r.distance != expect) {
+            std::fprintf(stderr, "graph_bench: %s: emflow's distances differ from BGL's\n",
+                         name.c_str());
+            return 1;
+        }
+        const g::search_stats& s = r.stats;
+        std::printf("%s,%s,emflow,%s,%.4f,%.0f,%llu,%.0f,%.4f,%d,%.0f,%llu\n", name.c_str(),
+                    mode.c_str(), o.log_delta < 0 ? "adaptive" : argv[i], sec,
+                    double(h.edges) / sec, (unsigned long long)s.rounds,
+                    s.rounds ? double(s.expanded) / double(s.rounds) : 0.0, s.useless_share(),
+                    s.log_delta, peak_rss_mib(),
+                    (unsigned long long)(s.queue_bytes_io + s.bytes_read));
+        std::fflush(stdout);
+    }
+}
