@@ -151,8 +151,9 @@ private:
                 if (!error) error = std::current_exception();
             }
         }
-        pq.bulk_push_end();
+        // A worker's exception first: the queue's own complaint about it would hide it.
         if (error) std::rethrow_exception(error);
+        pq.bulk_push_end();
         account(bulk.size(), counts, s);
     }
 
