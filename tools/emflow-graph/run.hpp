@@ -8,8 +8,9 @@
 
 #include <emflow/external_memory.hpp>
 #include <emflow/pipelines/graph/graph.hpp>
+#include <emflow/process_memory.hpp>
+#include <emflow/timing.hpp>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -26,20 +27,14 @@ namespace graph = emflow::pipelines::graph;
 class stopwatch {
 public:
     //! Seconds since construction.
-    double seconds() const {
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    }
+    double seconds() const { return emflow::seconds_since(start_); }
 
 private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
 //! Peak RSS in MiB.
-inline double peak_rss_mib() {
-    rusage ru{};
-    ::getrusage(RUSAGE_SELF, &ru);
-    return double(ru.ru_maxrss) / 1024.0;
-}
+inline double peak_rss_mib() { return double(emflow::peak_rss_bytes()) / 1048576; }
 
 //! Exit 2 unless the command got exactly n positional arguments (after its kind for
 //! generate/import).
@@ -67,7 +62,7 @@ inline void expect_output(const options& o) {
 
 //! Configures the temporary disk; an unusable directory is an output error.
 inline void configure_disks(const options& o) {
-    emflow::external_memory_config cfg;
+    emflow::external_memory_options cfg;
     cfg.tmp_base = o.tmp_dir;
     try {
         emflow::configure_external_memory(cfg);

@@ -70,7 +70,7 @@ public:
     //! Runs from source (to target if given) and returns distances and counters.
     search_result run(std::uint32_t source, std::optional<std::uint32_t> target) {
         ensure_external_memory();
-        ppq_config cfg;
+        ppq_options cfg;
         cfg.memory_bytes = queue_bytes_;
         cfg.num_threads = threads_;
         queue_type pq(later_key{}, cfg);
