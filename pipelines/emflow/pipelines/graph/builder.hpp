@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/graph/builder.hpp: builds a CSR graph file from edges in any order, larger
-// than memory: they are sorted externally (STXXL's sorter on emflow's disks), then written out.
+// than memory: they are sorted externally (emflow's sorted_runs: parallel block quicksort, then
+// the sort node's runs and multiway merge on emflow's disks), then written out.
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/nodes/sorted_runs.hpp>
 #include <emflow/pipelines/graph/detail/edge_order.hpp>
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
 #include <emflow/pipelines/graph/format.hpp>
-
-#include <stxxl/sorter>
 
 #include <cstdint>
 #include <cstdio>
@@ -31,7 +31,7 @@ struct build_options {
 
 //! Collects edges (and coordinates), then writes the graph file with finish().
 class graph_builder {
-    using sorter_type = stxxl::sorter<detail::raw_edge, detail::by_source_target, 1 << 18>;
+    using sorter_type = sorted_runs<detail::raw_edge, detail::by_source_target>;
 
 public:
     //! A builder with opt; throws std::invalid_argument for a budget under 8 MiB.
@@ -39,7 +39,9 @@ public:
         if (opt.memory_bytes < (std::uint64_t(8) << 20))
             throw std::invalid_argument("graph builder: memory budget must be at least 8 MiB");
         ensure_external_memory();
-        sorter_ = std::make_unique<sorter_type>(detail::by_source_target{}, opt.memory_bytes);
+        // Half the budget for the runs being formed, all of it for their merge (the buffer is
+        // gone by then).
+        sorter_ = std::make_unique<sorter_type>(opt.memory_bytes / 2 / sizeof(detail::raw_edge));
     }
 
     //! Adds the edge (u, v) of weight w.
@@ -110,16 +112,14 @@ private:
     //! Offsets and targets in place, weights into their own file (their position depends on the
     //! edge count, known at the end).
     void write_edges(graph_header& h, detail::posix_file& out, detail::posix_file& weights) {
-        sorter_->sort();
         detail::buffered_writer offsets(out, h.offsets_at());
         detail::buffered_writer targets(out, h.targets_at());
         detail::buffered_writer wout(weights, 0);
         std::uint64_t m = 0, next_vertex = 0, min_w = UINT32_MAX, max_w = 0, sum = 0;
         std::optional<detail::raw_edge> last;
-        for (; !sorter_->empty(); ++*sorter_) {
-            const detail::raw_edge e = **sorter_;
+        sorter_->each(std::size_t(opt_.memory_bytes), [&](const detail::raw_edge& e) {
             if (opt_.drop_parallel && last && last->source == e.source && last->target == e.target)
-                continue;
+                return;
             last = e;
             for (; next_vertex <= e.source; ++next_vertex) offsets.put(m);
             targets.put(e.target);
@@ -128,7 +128,7 @@ private:
             max_w = std::max<std::uint64_t>(max_w, e.weight);
             sum += e.weight;
             ++m;
-        }
+        });
         for (; next_vertex <= h.vertices; ++next_vertex) offsets.put(m);
         offsets.flush();
         targets.flush();
