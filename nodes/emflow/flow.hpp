@@ -32,6 +32,7 @@
 #include <emflow/nodes/sorter.hpp>
 #include <emflow/nodes/split.hpp>
 #include <emflow/nodes/streamify.hpp>
+#include <emflow/nodes/take.hpp>
 #include <emflow/nodes/tap.hpp>
 #include <emflow/nodes/transform.hpp>
 #include <emflow/nodes/tree_sort.hpp>

@@ -343,6 +343,15 @@ TEST_CASE("sources keep the pull contract", "[conformance]") {
                 visit(s);
             },
             before, seed);
+        check_pull(
+            "pq_source_first",
+            [&](auto&& visit) {
+                min_queue pq(std::greater<u64>(), small_queue());
+                for (u64 x : v) pq.push(x);
+                auto s = pq_source_first(pq, n / 2, 1 + seed % 3000);
+                visit(s);
+            },
+            std::vector<u64>(sorted.begin(), sorted.begin() + std::ptrdiff_t(n / 2)), seed);
     }
 }
 
@@ -363,6 +372,13 @@ TEST_CASE("scanning nodes keep the pull contract", "[conformance]") {
                 visit(s);
             },
             map<u64>(v, [](u64 x) { return x ^ 5; }), seed);
+        check_pull(
+            "take",
+            [&](auto&& visit) {
+                auto s = streamify(ev) | take(n - n / 3);
+                visit(s);
+            },
+            std::vector<u64>(v.begin(), v.begin() + std::ptrdiff_t(n - n / 3)), seed);
         std::vector<u64> kept;
         std::copy_if(v.begin(), v.end(), std::back_inserter(kept), odd);
         check_pull(

@@ -195,6 +195,38 @@ TEST_CASE("pull side with a limit emits exactly the items before it", "[pq_nodes
     CHECK(dir.entries() == 0);
 }
 
+TEST_CASE("pull side with a count pops the top k and leaves the rest in the queue", "[pq_nodes]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    {
+        min_queue pq(std::greater<std::uint64_t>(), small_queue());
+        std::vector<std::uint64_t> ref(300000);
+        for (auto& x : ref) {
+            x = rng() % 1000000;
+            pq.push(x);
+        }
+        std::sort(ref.begin(), ref.end());
+        std::size_t done = 0;
+        for (std::uint64_t k : {0u, 1u, 10u, 4095u, 4097u, 100000u}) {
+            for (std::size_t batch : {1u, 777u, 1u << 20}) {
+                if (batch == 1 && k > 5000) continue;  // keep single-item refills short
+                INFO("k " << k << " batch " << batch);
+                std::vector<std::uint64_t> top;
+                emflow::materialize(emflow::pq_source_first(pq, k, batch), std::back_inserter(top));
+                REQUIRE(std::vector<std::uint64_t>(ref.begin() + std::ptrdiff_t(done),
+                                                   ref.begin() + std::ptrdiff_t(done + k)) == top);
+                done += k;
+                REQUIRE(pq.size() == ref.size() - done);
+            }
+        }
+        auto src = emflow::pq_source_first(pq, ref.size());  // more than it holds: all of it
+        REQUIRE(emflow_test::drain_mixed(src, rng, 3000) ==
+                std::vector<std::uint64_t>(ref.begin() + std::ptrdiff_t(done), ref.end()));
+        REQUIRE(pq.empty());
+    }
+    CHECK(dir.entries() == 0);
+}
+
 TEST_CASE("push side: an exception in a producer reaches the caller, queue usable", "[pq_nodes]") {
     auto& dir = emflow_test::configure_test_disks();
     {
