@@ -32,8 +32,10 @@
 #include <malloc.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -412,18 +414,34 @@ private:
         return s;
     }
 
+    //! "12.5 MiB": bytes in MiB, rounded up (a need) or down (a budget) to a tenth, so that a
+    //! budget below a need never reads as large as it.
+    static std::string mib(std::size_t bytes, bool up) {
+        const double tenths = double(bytes) * 10 / double(1 << 20);
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.1f MiB",
+                      (up ? std::ceil(tenths) : std::floor(tenths)) / 10);
+        return buf;
+    }
+
+    //! "emflow: memory budget of 10.0 MiB is below the 11.0 MiB that phase 1/2 (sort runs,
+    //! merge) needs at least: reader 4.0 MiB; ...": the phase as its progress names it, each
+    //! consumer's minimum, run-long buffers first.
     config_error too_small(int level, const std::vector<consumer*>& cs, std::size_t minima) const {
-        std::string msg = "emflow: memory budget of " + std::to_string(budget_) +
-                          " bytes is below the " + std::to_string(minima) +
-                          " bytes the nodes of phase " + std::to_string(level) + " need at least:";
+        std::string msg =
+            "emflow: memory budget of " + mib(budget_, false) + " is below the " +
+            mib(minima, true) + " that " +
+            (cs.empty() ? std::string("the buffers kept through the run need")
+                        : phase_label(level) + " (" + phase_consumers(level) + ") needs") +
+            " at least:";
         auto list = [&](const consumer& c) {
-            msg += " " + c.name + " " + std::to_string(c.demand.min_bytes) + ";";
+            msg += " " + c.name + " " + mib(c.demand.min_bytes, true) + ";";
         };
         for (const auto& c : consumers_)
             if (c.run_long) list(c);
         for (const consumer* c : cs) list(*c);
         msg.pop_back();
-        return config_error(msg);
+        return config_error(msg + " (" + std::to_string(minima) + " bytes)");
     }
 
     phase_report* find_report(int level) {
@@ -434,21 +452,28 @@ private:
 
     //! "phase 2/3: 2 merge, 2 sort runs": the phase's place among the levels and its consumers.
     std::string phase_name(int level) const {
+        return phase_label(level) + ": " + phase_consumers(level);
+    }
+
+    //! "phase 2/3": the place of a level that has consumers among the levels that have.
+    std::string phase_label(int level) const {
         std::map<int, int> levels;
-        std::map<std::string, int> names;
-        for (const auto& c : consumers_) {
-            if (c.run_long) continue;
-            levels[c.level] = 0;
-            if (c.level == level) ++names[c.name];
-        }
+        for (const auto& c : consumers_)
+            if (!c.run_long) levels[c.level] = 0;
         int k = 0;
         for (auto& [l, index] : levels) index = ++k;
-        std::string name =
-            "phase " + std::to_string(levels[level]) + "/" + std::to_string(levels.size()) + ":";
+        return "phase " + std::to_string(levels[level]) + "/" + std::to_string(levels.size());
+    }
+
+    //! "2 merge, 2 sort runs": a level's consumers by name, counted.
+    std::string phase_consumers(int level) const {
+        std::map<std::string, int> names;
+        for (const auto& c : consumers_)
+            if (!c.run_long && c.level == level) ++names[c.name];
+        std::string list;
         for (const auto& [n, count] : names)
-            name += (name.back() == ':' ? " " : ", ") +
-                    (count > 1 ? std::to_string(count) + " " : "") + n;
-        return name;
+            list += (list.empty() ? "" : ", ") + (count > 1 ? std::to_string(count) + " " : "") + n;
+        return list;
     }
 
     void begin_phase_locked(int level) {

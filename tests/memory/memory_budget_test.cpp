@@ -133,10 +133,14 @@ TEST_CASE("memory_plan: a budget below a phase's minima is a config_error naming
     } catch (const config_error& e) {
         const std::string msg = e.what();
         INFO(msg);
-        CHECK(msg.find("reader 4194304") != std::string::npos);
-        CHECK(msg.find("sort runs 5242880") != std::string::npos);
-        CHECK(msg.find("merge 2097152") != std::string::npos);
-        CHECK(msg.find("11534336") != std::string::npos);  // the sum
+        CHECK(msg.find("budget of 10.0 MiB") != std::string::npos);
+        CHECK(msg.find("the 11.0 MiB that phase 1/1 (merge, sort runs) needs") !=
+              std::string::npos);  // the phase as its progress names it
+        CHECK(msg.find("reader 4.0 MiB") != std::string::npos);
+        CHECK(msg.find("sort runs 5.0 MiB") != std::string::npos);
+        CHECK(msg.find("merge 2.0 MiB") != std::string::npos);
+        CHECK(msg.find("(11534336 bytes)") != std::string::npos);  // the sum, exactly
+        CHECK(msg.find("phase -") == std::string::npos);
     }
 }
 
@@ -337,7 +341,8 @@ TEST_CASE("one budget: a budget too small fails before any element is read", "[m
         const std::string msg = e.what();
         INFO(msg);
         CHECK(msg.find("sort runs") != std::string::npos);
-        CHECK(msg.find("2097152 bytes") != std::string::npos);
+        CHECK(msg.find("budget of 2.0 MiB") != std::string::npos);
+        CHECK(msg.find("phase 1/2 (") != std::string::npos);  // the runs' level, below the merge's
     }
     CHECK(read == 0);
     CHECK(out.empty());

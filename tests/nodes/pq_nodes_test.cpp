@@ -17,6 +17,7 @@
 #include <memory>
 #include <random>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -225,6 +226,30 @@ TEST_CASE("pull side with a count pops the top k and leaves the rest in the queu
         REQUIRE(pq.empty());
     }
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("pull side: a graph's budget counts the queue's whole budget, and says so",
+          "[pq_nodes][errors]") {
+    emflow_test::configure_test_disks();
+    min_queue pq(std::greater<std::uint64_t>(), small_queue());
+    for (std::uint64_t i = 0; i < 1000; ++i) pq.push(i);
+    std::vector<std::uint64_t> out;
+    emflow::run_options opt;
+    opt.memory_bytes = small_queue().memory_bytes;  // the queue's alone: too small
+    try {
+        emflow::materialize(emflow::pq_source(pq), std::back_inserter(out), opt);
+        FAIL("no config_error");
+    } catch (const emflow::config_error& e) {
+        const std::string msg = e.what();
+        INFO(msg);
+        CHECK(msg.find("priority queue's whole budget (ppq_options::memory_bytes) 8.0 MiB") !=
+              std::string::npos);
+    }
+    CHECK(pq.size() == 1000);
+    opt.memory_bytes = emflow::least_memory(emflow::pq_source(pq), std::back_inserter(out));
+    CHECK(opt.memory_bytes > small_queue().memory_bytes);
+    emflow::materialize(emflow::pq_source(pq), std::back_inserter(out), opt);
+    CHECK(out.size() == 1000);
 }
 
 TEST_CASE("push side: an exception in a producer reaches the caller, queue usable", "[pq_nodes]") {

@@ -12,7 +12,8 @@
 //
 //   materialize(graph, out, {512 << 20, 4, &report});
 //
-// least_memory(graph) tells the least budget a run of the graph accepts, without running it.
+// least_memory(graph, out) tells the least budget materialize(graph, out) accepts, without
+// running it.
 #pragma once
 
 #include <emflow/node.hpp>
@@ -91,6 +92,18 @@ void materialize(Src&& src, stxxl::vector<T, P, Pager, B, A, S>& out, const run_
         opt);
 }
 
+namespace detail {
+
+//! What materialize(src, sink) starts: src, sink and the chunk between them.
+template <class Src, class Sink, class T>
+void start_into_sink(run_context& ctx, Src& src, Sink& sink, chunked_push<T>& chunks) {
+    src.start(ctx);
+    sink.start(ctx);
+    chunks.declare(ctx, "push chunk", src);
+}
+
+}  // namespace detail
+
 //! Runs the graph ending in src, pushing its elements into the push node sink (then push_stop).
 template <class Src, class Sink,
           std::enable_if_t<is_push_node_v<Sink> && !detail::uncommittable_v<Sink>, int> = 0>
@@ -101,13 +114,36 @@ void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) {
                   "emflow::materialize(src, sink): the source's element type must be the sink's; "
                   "convert with src | transform(...)");
     chunked_push<T> chunks;
-    run_graph(
-        [&](run_context& ctx) {
-            src.start(ctx);
-            sink.start(ctx);
-            chunks.declare(ctx, "push chunk", src);
-        },
-        [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
+    run_graph([&](run_context& ctx) { detail::start_into_sink(ctx, src, sink, chunks); },
+              [&](run_context&) { pull_into_sink(src, sink, chunks); }, opt);
+}
+
+//! The least budget with which materialize(src, out) runs, out an output iterator. Takes the
+//! graph (started, it cannot run again): its inputs are opened, nothing is read.
+template <class Src, class OutIt, std::enable_if_t<detail::is_iterator<OutIt>::value, int> = 0>
+std::size_t least_memory(Src src, const OutIt&) {
+    return least_budget([&](run_context& ctx) { src.start(ctx); });
+}
+
+//! The least budget with which materialize(src, out) runs, out an stxxl::vector (its writer's
+//! blocks included; out is not touched). Takes the graph as above.
+template <class Src, class T, unsigned P, class Pager, unsigned B, class A, class S>
+std::size_t least_memory(Src src, const stxxl::vector<T, P, Pager, B, A, S>&) {
+    return least_budget([&](run_context& ctx) {
+        src.start(ctx);
+        vector_sink_node<stxxl::vector<T, P, Pager, B, A, S>>::declare(ctx);
+    });
+}
+
+//! The least budget with which materialize(src, sink) runs, sink a push node, whose memory (a
+//! file_sink's writer, 2 MiB) it includes: it starts sink as materialize would (a file_sink
+//! creates its temporary file), which a later materialize(src2, sink) may start again; not for
+//! a sink whose start() does more (a bulk_push_session's sink opens the queue's bulk phase).
+//! Takes the graph as above.
+template <class Src, class Sink, std::enable_if_t<is_push_node_v<Sink>, int> = 0>
+std::size_t least_memory(Src src, Sink&& sink) {
+    chunked_push<value_t<Src>> chunks;
+    return least_budget([&](run_context& ctx) { detail::start_into_sink(ctx, src, sink, chunks); });
 }
 
 //! Refused ("use of deleted function"): a temporary sink that keeps its output only on commit()
@@ -117,8 +153,8 @@ template <class Src, class Sink,
 void materialize(Src&& src, Sink&& sink, const run_options& opt = {}) = delete;
 
 //! The least budget with which materialize(src, sink) runs for a push sink that holds no memory
-//! of its own (an output vector adds its writer). Takes the graph (started, it cannot run
-//! again): its inputs are opened, nothing is read.
+//! of its own (a lambda sink); least_memory(src, out) counts out's memory too. Takes the graph
+//! as above.
 template <class Src>
 std::size_t least_memory(Src src) {
     chunked_push<value_t<Src>> chunks;

@@ -17,12 +17,16 @@
 // Errors: an exception in any producer (or in the queue, e.g. its comparator) stops every
 // producer and reaches the caller after all tasks ended; the bulk phase is closed first, so the
 // queue holds some of the items pushed so far (or is failed, if the queue itself threw).
+//
+// Memory: the graph's budget (run_options::memory_bytes) counts the queue's whole budget
+// (ppq_options::memory_bytes), which the queue holds throughout, as well as the producers'.
 #pragma once
 
 #include <emflow/flow_runtime.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
 #include <emflow/nodes/chunked_push.hpp>
+#include <emflow/nodes/detail/queue_budget.hpp>
 
 #include <oneapi/tbb/task_arena.h>
 
@@ -176,8 +180,7 @@ private:
         std::lock_guard<std::mutex> lock(mutex_);
         if (declared_in_ == ctx.id()) return;
         declared_in_ = ctx.id();
-        ctx.memory().declare_run_long("priority queue",
-                                      memory_demand::fixed(queue_.layout().memory_bytes));
+        detail::declare_queue_budget(ctx, queue_);
     }
     void stop_one() {
         {

@@ -12,10 +12,15 @@
 // stay. A refill pops a whole batch, so a top-k takes pq_source_first(pq, k), which pops no
 // more than k items, rather than pq_source(pq) | take(k), which may pop a batch past them. Only
 // this node may use the queue while the graph runs.
+//
+// Memory: the graph's budget (run_options::memory_bytes) counts the queue's whole budget
+// (ppq_options::memory_bytes), which the queue holds throughout, besides the node's batch: a
+// graph reading a queue of 64 MiB needs a budget above 64 MiB.
 #pragma once
 
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/detail/queue_budget.hpp>
 #include <emflow/nodes/pull_base.hpp>
 
 #include <algorithm>
@@ -43,11 +48,10 @@ public:
         if (batch == 0) throw std::invalid_argument("emflow::pq_source: batch must be >= 1");
     }
 
-    //! Reserves the batch buffer; declares it and the queue's budget (held by the queue
+    //! Reserves the batch buffer; declares it and the queue's whole budget (held by the queue
     //! throughout) to the run's memory plan.
     void start(run_context& ctx) {
-        ctx.memory().declare_run_long("priority queue",
-                                      memory_demand::fixed(queue_.layout().memory_bytes));
+        detail::declare_queue_budget(ctx, queue_);
         ctx.memory().declare_run_long("pq_source batch", memory_demand::fixed(batch_ * sizeof(T)));
         buf_.reserve(batch_);
     }

@@ -28,9 +28,14 @@ public:
 
     //! Declares the writer's blocks and clears the vector.
     void start(run_context& ctx) {
+        declare(ctx);
+        writer_ = std::make_unique<vector_appender<Vector>>(*v_);
+    }
+    //! Declares what start() declares, the writer's blocks, without touching a vector
+    //! (least_memory).
+    static void declare(run_context& ctx) {
         ctx.memory().declare_run_long("vector writer",
                                       memory_demand::fixed(vector_stream_bytes<Vector>()));
-        writer_ = std::make_unique<vector_appender<Vector>>(*v_);
     }
     //! Appends x.
     void push(const value_type& x) { *writer_ << x; }
