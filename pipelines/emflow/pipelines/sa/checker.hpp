@@ -80,98 +80,132 @@ struct by_rank {
     }
 };
 
-//! check_suffix_array() on any sources.
+//! Why an array of length entries cannot be checked against an n-byte text with indices of
+//! Index (empty: it can).
+template <class Index>
+std::string refusal(std::uint64_t n, std::uint64_t length) {
+    if (length != n)
+        return "the array has " + std::to_string(length) + " entries, the text " +
+               std::to_string(n) + " bytes";
+    if (n > max_text_length<Index>())
+        return "the text of " + std::to_string(n) + " bytes is too long for " +
+               std::to_string(sizeof(Index)) + "-byte indices";
+    return {};
+}
+
+//! Step 1, the refill of (SA[k], k): entries out of range rejected before they reach the sorter.
+template <class Index>
+struct position_ranks {
+    std::uint64_t n;      //!< the text's length
+    std::uint64_t k = 0;  //!< the entry read next
+
+    //! Up to cap pairs from src (the suffix array) into out.
+    template <class Src>
+    std::size_t operator()(Src& src, pos_rank<Index>* out, std::size_t cap) {
+        std::size_t m = 0;
+        while (m < cap && !src.empty()) {
+            std::size_t len = std::min(src.batch_length(), cap - m);
+            auto b = src.batch_begin();
+            for (std::size_t i = 0; i < len; ++i, ++k) {
+                std::uint64_t p = b[i];
+                if (p >= n)
+                    throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(p) +
+                                    " is not a position of the text (length " + std::to_string(n) +
+                                    ")");
+                out[m++] = {Index(p), Index(k)};
+            }
+            src += len;
+        }
+        return m;
+    }
+};
+
+//! Step 2, the refill of the triples: in position order, the permutation check, then
+//! (ISA[i], T[i], ISA[i+1] + 1).
+template <class Index>
+struct rank_triples {
+    std::uint64_t n;            //!< the text's length
+    std::uint64_t i = 0;        //!< the position read next
+    rank_triple<Index> prev{};  //!< position i - 1's, its next rank still to come
+
+    //! Up to cap triples from src (zipped text bytes and pairs by position) into out.
+    template <class Src>
+    std::size_t operator()(Src& src, rank_triple<Index>* out, std::size_t cap) {
+        std::size_t m = 0;
+        while (m < cap && !src.empty()) {
+            std::size_t len = std::min(src.batch_length(), cap - m);
+            auto b = src.batch_begin();
+            for (std::size_t j = 0; j < len; ++j, ++i) {
+                auto [c, pr] = b[j];
+                check_position(pr);
+                if (i > 0) out[m++] = {prev.rank, Index(std::uint64_t(pr.rank) + 1), prev.c};
+                prev = {pr.rank, Index(0), c};
+            }
+            src += len;
+        }
+        if (m == 0 && i == n && n > 0) {  // the last suffix: the next one is empty
+            out[m++] = prev;
+            ++i;
+        }
+        return m;
+    }
+
+private:
+    //! pr, the i-th by position, must be at position i.
+    void check_position(const pos_rank<Index>& pr) const {
+        const std::uint64_t pos = pr.pos;
+        if (pos == i) return;
+        throw violation(pos < i
+                            ? "position " + std::to_string(pos) + " occurs twice (again at SA[" +
+                                  std::to_string(std::uint64_t(pr.rank)) + "])"
+                            : "position " + std::to_string(i) + " is missing");
+    }
+};
+
+//! Step 3, the batch sink of the triples by rank: adjacent suffixes ordered.
+template <class Index>
+struct order_checker {
+    std::uint64_t k = 0;        //!< the rank checked next
+    rank_triple<Index> last{};  //!< rank k - 1's
+
+    //! Checks the triples p[0..len).
+    void operator()(const rank_triple<Index>* p, std::size_t len) {
+        for (std::size_t j = 0; j < len; ++j, ++k) {
+            const rank_triple<Index>& t = p[j];
+            if (k > 0 && !(last.c < t.c ||
+                           (last.c == t.c && std::uint64_t(last.next) < std::uint64_t(t.next))))
+                throw violation("the suffixes at SA[" + std::to_string(k - 1) + "] and SA[" +
+                                std::to_string(k) + "] are out of order");
+            last = t;
+        }
+    }
+};
+
+//! check_suffix_array() on any sources: the pairs (1) sorted by position, joined with the text
+//! into triples (2), sorted by rank and checked (3), in one graph.
 template <class Index, class OpenText, class OpenSA>
 check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, std::uint64_t sa_length,
                    const sa_options& cfg) {
-    if (sa_length != n)
-        return {false, "the array has " + std::to_string(sa_length) + " entries, the text " +
-                           std::to_string(n) + " bytes"};
-    if (n > max_text_length<Index>())
-        return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
-                           std::to_string(sizeof(Index)) + "-byte indices"};
+    if (std::string why = refusal<Index>(n, sa_length); !why.empty()) return {false, why};
     const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
-
-    // 1. (SA[k], k), entries out of range rejected before they reach the sorter.
     auto sa = open_sa();
-    auto pairs = refill_transform<pos_rank<Index>>(
-        sa, [k = std::uint64_t(0), n](auto& src, pos_rank<Index>* out, std::size_t cap) mutable {
-            std::size_t m = 0;
-            while (m < cap && !src.empty()) {
-                std::size_t len = std::min(src.batch_length(), cap - m);
-                auto b = src.batch_begin();
-                for (std::size_t i = 0; i < len; ++i, ++k) {
-                    std::uint64_t p = b[i];
-                    if (p >= n)
-                        throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(p) +
-                                        " is not a position of the text (length " +
-                                        std::to_string(n) + ")");
-                    out[m++] = {Index(p), Index(k)};
-                }
-                src += len;
-            }
-            return m;
-        });
+    auto pairs = refill_transform<pos_rank<Index>>(sa, position_ranks<Index>{n});
     auto phase1 = begin_phase(cfg.report, "check: sort by position", n * sizeof(Index));
     auto by_position = pairs | count_progress(phase1, sizeof(Index)) | sort(by_pos<Index>{}, opt);
-
-    // 2. In position order: the permutation check, then (ISA[i], T[i], ISA[i+1] + 1).
     auto text = open_text();
     auto joined = zip(text, by_position);
-    auto triples = refill_transform<rank_triple<Index>>(
-        joined, [i = std::uint64_t(0), prev = rank_triple<Index>{}, n](
-                    auto& src, rank_triple<Index>* out, std::size_t cap) mutable {
-            std::size_t m = 0;
-            while (m < cap && !src.empty()) {
-                std::size_t len = std::min(src.batch_length(), cap - m);
-                auto b = src.batch_begin();
-                for (std::size_t j = 0; j < len; ++j, ++i) {
-                    auto [c, pr] = b[j];
-                    if (std::uint64_t(pr.pos) != i)
-                        throw violation(std::uint64_t(pr.pos) < i
-                                            ? "position " + std::to_string(std::uint64_t(pr.pos)) +
-                                                  " occurs twice (again at SA[" +
-                                                  std::to_string(std::uint64_t(pr.rank)) + "])"
-                                            : "position " + std::to_string(i) + " is missing");
-                    if (i > 0) out[m++] = {prev.rank, Index(std::uint64_t(pr.rank) + 1), prev.c};
-                    prev = {pr.rank, Index(0), c};
-                }
-                src += len;
-            }
-            if (m == 0 && i == n && n > 0) {  // the last suffix: the next one is empty
-                out[m++] = prev;
-                ++i;
-            }
-            return m;
-        });
+    auto triples = refill_transform<rank_triple<Index>>(joined, rank_triples<Index>{n});
     auto phase2 = begin_phase(cfg.report, "check: sort by rank", n * sizeof(Index));
     auto by_rank_order =
         triples | count_progress(phase2, sizeof(Index)) | sort(by_rank<Index>{}, opt);
-
-    // 3. Adjacent suffixes ordered.
     run_options run;
     run.memory_bytes = cfg.memory_bytes;
-    check_result result;
     try {
-        std::uint64_t k = 0;
-        rank_triple<Index> last{};
-        materialize(
-            by_rank_order,
-            batch_sink<rank_triple<Index>>([&](const rank_triple<Index>* p, std::size_t len) {
-                for (std::size_t j = 0; j < len; ++j, ++k) {
-                    const rank_triple<Index>& t = p[j];
-                    if (k > 0 && !(last.c < t.c || (last.c == t.c && std::uint64_t(last.next) <
-                                                                         std::uint64_t(t.next))))
-                        throw violation("the suffixes at SA[" + std::to_string(k - 1) +
-                                        "] and SA[" + std::to_string(k) + "] are out of order");
-                    last = t;
-                }
-            }),
-            run);
+        materialize(by_rank_order, batch_sink<rank_triple<Index>>(order_checker<Index>{}), run);
     } catch (const violation& v) {
-        result = {false, v.what()};
+        return {false, v.what()};
     }
-    return result;
+    return {};
 }
 
 //! The arrays as the checks read them: one source type for every caller.

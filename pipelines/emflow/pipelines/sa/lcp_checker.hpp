@@ -113,32 +113,26 @@ auto refill_from_two(A& a, B& b, F f) {
                    b);
 }
 
-//! check_lcp_array() on any sources.
-template <class Index, class OpenText, class OpenSA, class OpenLCP>
-check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLCP& open_lcp,
-                   std::uint64_t lcp_length, const sa_options& cfg, std::uint64_t slice_pairs) {
-    using detail::checker::violation;
-    if (lcp_length != n)
-        return {false, "the array has " + std::to_string(lcp_length) + " entries, the text " +
-                           std::to_string(n) + " bytes"};
-    if (n > max_text_length<Index>())
-        return {false, "the text of " + std::to_string(n) + " bytes is too long for " +
-                           std::to_string(sizeof(Index)) + "-byte indices"};
-    const sort_options opt{cfg.mode == pipelining::parallel, cfg.mode == pipelining::parallel};
-    const std::uint64_t slice =
-        slice_pairs ? slice_pairs : std::max<std::uint64_t>(n / 8, std::uint64_t(1) << 16);
-    std::random_device entropy;
-    const std::uint64_t base = fingerprint::random_base(entropy);
-    run_options run;
-    run.memory_bytes = cfg.memory_bytes;
-    // Progress in requests (three per pair), counted as sizeof(Index) bytes each.
-    auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
-    auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
+using detail::checker::refusal;
+using detail::checker::violation;
 
-    // 3. Per pair: equal prefixes, different next bytes. Its state runs on from slice to slice.
-    std::uint64_t prev_start = 0, start = 0;
-    answer<Index> first_end{};
-    auto check_pairs = [&](const answer<Index>* p, std::size_t len) {
+//! "LCP[k] = h is too large|small: the suffixes at SA[k-1] and SA[k] <what>".
+inline violation wrong_lcp(std::uint64_t k, std::uint64_t h, const char* how, const char* what) {
+    return violation("LCP[" + std::to_string(k) + "] = " + std::to_string(h) + " is too " + how +
+                     ": the suffixes at SA[" + std::to_string(k - 1) + "] and SA[" +
+                     std::to_string(k) + "] " + what);
+}
+
+//! Step 3, the batch sink of the answers sorted by pair: per pair, equal prefixes and different
+//! next bytes. Its state runs on from slice to slice.
+template <class Index>
+struct pair_checker {
+    std::uint64_t base;                       //!< the fingerprints' base
+    std::uint64_t prev_start = 0, start = 0;  //!< P[SA[k-1]], P[SA[k]]
+    answer<Index> first_end{};                //!< slot 1 of the current pair
+
+    //! Checks the pairs whose answers are complete in p[0..len).
+    void operator()(const answer<Index>* p, std::size_t len) {
         for (std::size_t q = 0; q < len; ++q) {
             const answer<Index>& a = p[q];
             if (a.slot == 0) {
@@ -147,104 +141,165 @@ check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLC
             } else if (a.slot == 1) {
                 first_end = a;
             } else {
-                const std::uint64_t bh = pow_mod(base, a.h);
-                auto sub = [](std::uint64_t x, std::uint64_t y) {
-                    return x >= y ? x - y : x + modulus - y;
-                };
-                const std::uint64_t k = a.k;
-                if (sub(first_end.fp, mul_mod(prev_start, bh)) != sub(a.fp, mul_mod(start, bh)))
-                    throw violation("LCP[" + std::to_string(k) +
-                                    "] = " + std::to_string(std::uint64_t(a.h)) +
-                                    " is too large: the suffixes at SA[" + std::to_string(k - 1) +
-                                    "] and SA[" + std::to_string(k) + "] differ before");
-                if (first_end.ch == a.ch)
-                    throw violation("LCP[" + std::to_string(k) +
-                                    "] = " + std::to_string(std::uint64_t(a.h)) +
-                                    " is too small: the suffixes at SA[" + std::to_string(k - 1) +
-                                    "] and SA[" + std::to_string(k) + "] agree on the next byte");
+                check_pair(a);
             }
         }
-    };
-    check_result result;
-    try {
-        for (std::uint64_t first = 0; first < n; first += slice) {
-            // 1. Three requests per pair (one for k = 0), lengths beyond a suffix rejected; a
-            // slice after the first reads the pair before it for SA[first - 1] only.
-            const std::uint64_t from = first > 0 ? first - 1 : 0;
-            const std::uint64_t end = std::min(n, first + slice);
-            auto sa = open_sa(from);
-            auto lcp = open_lcp(from);
-            auto entries = zip(sa, lcp);
-            auto requests = emflow::refill_transform<request<Index>>(
-                entries, [k = from, prev = std::uint64_t(0), first, end, n](
-                             auto& src, request<Index>* out, std::size_t cap) mutable {
-                    std::size_t m = 0;
-                    for (; m + 3 <= cap && k < end && !src.empty(); ++k, ++src) {
-                        auto [s, l] = *src;
-                        const std::uint64_t j = s, h = l;
-                        if (k < first) {  // checked in the slice before
-                            prev = j;
-                            continue;
-                        }
-                        if (j >= n)
-                            throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(j) +
-                                            " is not a position of the text (length " +
-                                            std::to_string(n) + ")");
-                        if (k == 0 && h != 0)
-                            throw violation("LCP[0] = " + std::to_string(h) + ", not 0");
-                        out[m++] = {Index(j), Index(k), Index(0), 0};
-                        if (k > 0) {
-                            if (h > n - std::max(prev, j))
-                                throw violation("LCP[" + std::to_string(k) +
-                                                "] = " + std::to_string(h) +
-                                                " is longer than the suffix at SA[" +
-                                                std::to_string(prev < j ? k : k - 1) + "]");
-                            out[m++] = {Index(prev + h), Index(k), Index(0), 1};
-                            out[m++] = {Index(j + h), Index(k), Index(h), 2};
-                        }
-                        prev = j;
-                    }
-                    if (k < end && src.empty())
-                        throw violation("the suffix or LCP array ends after " + std::to_string(k) +
-                                        " entries, not " + std::to_string(n));
-                    return m;
-                });
-            auto by_pos =
-                requests | count_progress(phase1, sizeof(Index)) | sort(by_position<Index>{}, opt);
-
-            // 2. One scan of the text: P[x] at each requested position x (and T[x]).
-            auto text = open_text();
-            auto answers = refill_from_two<answer<Index>>(
-                by_pos, text,
-                [x = std::uint64_t(0), fp = std::uint64_t(0), base](
-                    auto& reqs, auto& txt, answer<Index>* out, std::size_t cap) mutable {
-                    std::size_t m = 0;
-                    for (; m < cap && !reqs.empty(); ++reqs) {
-                        const request<Index> r = *reqs;
-                        const std::uint64_t p = r.pos;
-                        while (x < p) {  // the requests lie within the text: checked above
-                            const std::size_t len =
-                                std::size_t(std::min<std::uint64_t>(txt.batch_length(), p - x));
-                            const std::uint8_t* b = txt.batch_begin();
-                            for (std::size_t i = 0; i < len; ++i) {
-                                fp = mul_mod(fp, base) + b[i] + 1;
-                                if (fp >= modulus) fp -= modulus;
-                            }
-                            txt += len;
-                            x += len;
-                        }
-                        out[m++] = {fp, r.k, r.h, std::uint16_t(txt.empty() ? 256 : *txt), r.slot};
-                    }
-                    return m;
-                });
-            auto by_k =
-                answers | count_progress(phase2, sizeof(Index)) | sort(by_pair<Index>{}, opt);
-            materialize(by_k, batch_sink<answer<Index>>(check_pairs), run);
-        }
-    } catch (const violation& v) {
-        result = {false, v.what()};
     }
-    return result;
+
+private:
+    //! a: slot 2 of pair a.k, whose slots 0 and 1 came before.
+    void check_pair(const answer<Index>& a) const {
+        const std::uint64_t bh = pow_mod(base, a.h);
+        auto sub = [](std::uint64_t x, std::uint64_t y) {
+            return x >= y ? x - y : x + modulus - y;
+        };
+        if (sub(first_end.fp, mul_mod(prev_start, bh)) != sub(a.fp, mul_mod(start, bh)))
+            throw wrong_lcp(a.k, a.h, "large", "differ before");
+        if (first_end.ch == a.ch) throw wrong_lcp(a.k, a.h, "small", "agree on the next byte");
+    }
+};
+
+//! Step 1, the refill of the requests: three per pair (one for k = 0) of the entries [from,
+//! end), lengths beyond a suffix rejected; a slice after the first reads the pair before it for
+//! SA[first - 1] only.
+template <class Index>
+struct request_maker {
+    std::uint64_t k;           //!< the entry read next
+    std::uint64_t first, end;  //!< the slice's pairs
+    std::uint64_t n;           //!< the text's length
+    std::uint64_t prev = 0;    //!< SA[k - 1]
+
+    //! Up to cap requests from src (zipped SA and LCP entries) into out.
+    template <class Src>
+    std::size_t operator()(Src& src, request<Index>* out, std::size_t cap) {
+        std::size_t m = 0;
+        for (; m + 3 <= cap && k < end && !src.empty(); ++k, ++src) {
+            auto [s, l] = *src;
+            const std::uint64_t j = s;
+            if (k >= first) m += requests_of(j, l, out + m);  // else checked in the slice before
+            prev = j;
+        }
+        if (k < end && src.empty())
+            throw violation("the suffix or LCP array ends after " + std::to_string(k) +
+                            " entries, not " + std::to_string(n));
+        return m;
+    }
+
+private:
+    //! The requests of pair k (SA[k] = j, LCP[k] = h) into out; returns their number.
+    std::size_t requests_of(std::uint64_t j, std::uint64_t h, request<Index>* out) const {
+        if (j >= n)
+            throw violation("SA[" + std::to_string(k) + "] = " + std::to_string(j) +
+                            " is not a position of the text (length " + std::to_string(n) + ")");
+        if (k == 0 && h != 0) throw violation("LCP[0] = " + std::to_string(h) + ", not 0");
+        out[0] = {Index(j), Index(k), Index(0), 0};
+        if (k == 0) return 1;
+        if (h > n - std::max(prev, j))
+            throw violation("LCP[" + std::to_string(k) + "] = " + std::to_string(h) +
+                            " is longer than the suffix at SA[" +
+                            std::to_string(prev < j ? k : k - 1) + "]");
+        out[1] = {Index(prev + h), Index(k), Index(0), 1};
+        out[2] = {Index(j + h), Index(k), Index(h), 2};
+        return 3;
+    }
+};
+
+//! Step 2, the refill of the answers: one scan of the text gives P[x] (and T[x]) at each
+//! requested position x, the requests sorted by position.
+template <class Index>
+struct prefix_scanner {
+    std::uint64_t base;    //!< the fingerprints' base
+    std::uint64_t x = 0;   //!< the text position reached
+    std::uint64_t fp = 0;  //!< P[x]
+
+    //! Up to cap answers to the requests reqs, read along txt, into out.
+    template <class Requests, class Text>
+    std::size_t operator()(Requests& reqs, Text& txt, answer<Index>* out, std::size_t cap) {
+        std::size_t m = 0;
+        for (; m < cap && !reqs.empty(); ++reqs) {
+            const request<Index> r = *reqs;
+            advance_to(txt, r.pos);
+            out[m++] = {fp, r.k, r.h, std::uint16_t(txt.empty() ? 256 : *txt), r.slot};
+        }
+        return m;
+    }
+
+private:
+    //! Reads txt up to position p (within the text: the requests were checked).
+    template <class Text>
+    void advance_to(Text& txt, std::uint64_t p) {
+        while (x < p) {
+            const std::size_t len = std::size_t(std::min<std::uint64_t>(txt.batch_length(), p - x));
+            const std::uint8_t* b = txt.batch_begin();
+            for (std::size_t i = 0; i < len; ++i) {
+                fp = mul_mod(fp, base) + b[i] + 1;
+                if (fp >= modulus) fp -= modulus;
+            }
+            txt += len;
+            x += len;
+        }
+    }
+};
+
+//! What the slices' graphs share: the sources, the sorts' options, the progress phases (in
+//! requests, three per pair, counted as sizeof(Index) bytes each) and the budget.
+template <class OpenText, class OpenSA, class OpenLCP>
+struct slice_graphs {
+    OpenText& open_text;                 //!< the text
+    OpenSA& open_sa;                     //!< the suffix array from an entry on
+    OpenLCP& open_lcp;                   //!< the LCP array from an entry on
+    sort_options opt;                    //!< the sorts'
+    progress::phase& by_position_phase;  //!< the requests' sort
+    progress::phase& by_rank_phase;      //!< the answers' sort
+    run_options run;                     //!< the budget
+};
+
+//! Checks the pairs [first, end) of n in one graph: requests (1), sorted by position, answered
+//! by a scan of the text (2), sorted back by pair and checked (3).
+template <class Index, class Graphs>
+void check_slice(Graphs& g, std::uint64_t first, std::uint64_t end, std::uint64_t n,
+                 std::uint64_t base, pair_checker<Index>& pairs) {
+    const std::uint64_t from = first > 0 ? first - 1 : 0;
+    auto sa = g.open_sa(from);
+    auto lcp = g.open_lcp(from);
+    auto entries = zip(sa, lcp);
+    auto requests = emflow::refill_transform<request<Index>>(
+        entries, request_maker<Index>{from, first, end, n});
+    auto by_pos = requests | count_progress(g.by_position_phase, sizeof(Index)) |
+                  sort(by_position<Index>{}, g.opt);
+    auto text = g.open_text();
+    auto answers = refill_from_two<answer<Index>>(by_pos, text, prefix_scanner<Index>{base});
+    auto by_k =
+        answers | count_progress(g.by_rank_phase, sizeof(Index)) | sort(by_pair<Index>{}, g.opt);
+    materialize(by_k, batch_sink<answer<Index>>([&pairs](const answer<Index>* p, std::size_t len) {
+                    pairs(p, len);
+                }),
+                g.run);
+}
+
+//! check_lcp_array() on any sources.
+template <class Index, class OpenText, class OpenSA, class OpenLCP>
+check_result check(OpenText& open_text, std::uint64_t n, OpenSA& open_sa, OpenLCP& open_lcp,
+                   std::uint64_t lcp_length, const sa_options& cfg, std::uint64_t slice_pairs) {
+    if (std::string why = refusal<Index>(n, lcp_length); !why.empty()) return {false, why};
+    const bool parallel = cfg.mode == pipelining::parallel;
+    const std::uint64_t slice =
+        slice_pairs ? slice_pairs : std::max<std::uint64_t>(n / 8, std::uint64_t(1) << 16);
+    std::random_device entropy;
+    pair_checker<Index> pairs{fingerprint::random_base(entropy)};
+    auto phase1 = begin_phase(cfg.report, "check LCP: sort by position", 3 * n * sizeof(Index));
+    auto phase2 = begin_phase(cfg.report, "check LCP: sort by rank", 3 * n * sizeof(Index));
+    run_options run;
+    run.memory_bytes = cfg.memory_bytes;
+    slice_graphs<OpenText, OpenSA, OpenLCP> graphs{
+        open_text, open_sa, open_lcp, sort_options{parallel, parallel}, phase1, phase2, run};
+    try {
+        for (std::uint64_t first = 0; first < n; first += slice)
+            check_slice<Index>(graphs, first, std::min(n, first + slice), n, pairs.base, pairs);
+    } catch (const violation& v) {
+        return {false, v.what()};
+    }
+    return {};
 }
 
 //! The arrays as the check reads them: one source type for every caller.

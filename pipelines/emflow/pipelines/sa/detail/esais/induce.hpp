@@ -289,105 +289,27 @@ private:
     //! places the suffixes in order (place_, waiting chains, chain ends) while the others write
     //! the slices' successors to their places.
     void process_parallel(const std::vector<item_t>& items) {
-        constexpr unsigned same = 256;  // slice_counts' slot of the same-bucket successors
-        const std::size_t n = items.size();
-        const std::size_t slices = std::min<std::size_t>(n, 2 * workers_.threads());
-        const std::size_t per = (n + slices - 1) / slices;
-        const auto first_of = [n, per](std::size_t s) { return std::min(n, s * per); };
-        // Named only (generic: plain items have no names)
-        const auto changed = [this](const auto& bulk, std::size_t k) {
-            if (k > 0) return bulk[k].name != bulk[k - 1].name;
-            return !have_prev_ || bulk[0].name != prev_inducer_;
-        };
-        slice_counts_.assign(slices, {});
-        workers_.for_each(slices, [&](std::size_t s) {
-            auto& count = slice_counts_[s];
-            for (std::size_t k = first_of(s); k < first_of(s + 1); ++k) {
-                const item_t& x = items[k];
-                const next_kind kind = next_of(x);
-                if (kind == next_kind::same_bucket)
-                    ++count.at[same];
-                else if (kind == next_kind::other_bucket)
-                    ++count.at[order::bucket(x.w.ch[1])];
-                if constexpr (Named) count.changes += changed(items, k);
-            }
-        });
-        // Where each slice writes: carried, then the run bucket by bucket, slice by slice.
-        const unsigned own = order::bucket(items.front().w.ch[0]);
-        std::size_t room =
-            overflow_ ? 0 : lim_.carry_items - std::min(lim_.carry_items, carry_.size());
-        std::size_t carried = carry_.size();
-        for (auto& count : slice_counts_) {
-            count.carried = std::min(count.at[same], room);
-            room -= count.carried;
-            count.carry_at = carried;
-            carried += count.carried;
-            count.at[own] += count.at[same] - count.carried;
-            if (count.at[same] > count.carried) overflow_ = true;
-        }
-        std::size_t run_items = 0;
-        for (unsigned b = 0; b < same; ++b) {
-            for (auto& count : slice_counts_) {
-                const std::size_t k = count.at[b];
-                count.at[b] = run_items;
-                run_items += k;
-            }
-        }
-        std::uint64_t names_before = names_;
-        for (auto& count : slice_counts_) {
-            const std::uint64_t k = count.changes;
-            count.changes = names_before;
-            names_before += k;
-        }
+        const slicing sl(items.size(), 2 * workers_.threads());
+        count_slices(items, sl);
+        const std::size_t run_items = plan_slice_places(items);
+        const std::uint64_t names_after = plan_slice_names();
         const std::uint64_t first_rank = rank_;
-        // A suffix's name: the last new name up to it (the one placed before the bulk's if none).
-        const auto name_at = [this](std::uint64_t last_new) {
-            return Index(last_new == names_ ? prev_name_ : last_new);
-        };
         std::vector<item_t> run(run_items);
-        carry_.resize(carried);
         try {
-            workers_.for_each(slices + 1, [&](std::size_t task) {
-                if (task == 0) {  // placing, in order
-                    std::uint64_t last_new = names_;
-                    for (std::size_t k = 0; k < n; ++k) {
-                        const item_t& x = items[k];
-                        if constexpr (Named) last_new += changed(items, k);
-                        const Index name = Named ? name_at(last_new) : Index(0);
-                        place_(x.pos, name, x.w.ch[0]);
-                        const next_kind kind = next_of(x);
-                        if (kind == next_kind::waits || kind == next_kind::ends)
-                            stop(x, Index(first_rank + k), name, kind);
-                    }
-                    return;
-                }
-                const std::size_t s = task - 1;
-                auto& count = slice_counts_[s];
-                std::uint64_t last_new = count.changes;
-                std::size_t carry_left = count.carried;
-                for (std::size_t k = first_of(s); k < first_of(s + 1); ++k) {
-                    const item_t& x = items[k];
-                    if constexpr (Named) last_new += changed(items, k);
-                    const next_kind kind = next_of(x);
-                    if (kind == next_kind::waits || kind == next_kind::ends) continue;
-                    const item_t y = successor(x, Index(first_rank + k),
-                                               Named ? name_at(last_new) : Index(0), kind);
-                    if (kind == next_kind::same_bucket && carry_left > 0) {
-                        carry_[count.carry_at++] = y;
-                        --carry_left;
-                    } else {
-                        run[count.at[order::bucket(y.w.ch[0])]++] = y;
-                    }
-                }
+            workers_.for_each(sl.slices + 1, [&](std::size_t task) {
+                if (task == 0)
+                    place_in_order(items, first_rank);
+                else
+                    write_successors(items, sl, task - 1, first_rank, run);
             });
         } catch (...) {
             end_bulk_quietly();
             throw;
         }
-        rank_ += n;
+        rank_ += items.size();
         if constexpr (Named) {
-            if (names_before != names_) {
-                names_ = names_before;
+            if (names_after != names_) {
+                names_ = names_after;
                 prev_name_ = names_;
                 prev_inducer_ = items.back().name;
                 have_prev_ = true;
@@ -395,6 +317,121 @@ private:
         }
         end_bulk();
         if (!run.empty()) q_.push_sorted(std::move(run));
+    }
+
+    //! A bulk of n items cut into slices of per items (the last one shorter).
+    struct slicing {
+        std::size_t n, slices, per;
+        slicing(std::size_t items, std::size_t most)
+            : n(items), slices(std::min(items, most)), per((items + slices - 1) / slices) {}
+        //! The first item of slice s (n for s = slices).
+        std::size_t first(std::size_t s) const { return std::min(n, s * per); }
+    };
+
+    //! slice_counts_' slot of the same-bucket successors.
+    static constexpr unsigned same_slot = 256;
+
+    //! Named only: whether items[k] has another inducer than the suffix placed before it.
+    bool name_changes(const std::vector<item_t>& items, std::size_t k) const {
+        if (k > 0) return items[k].name != items[k - 1].name;
+        return !have_prev_ || items[0].name != prev_inducer_;
+    }
+
+    //! A suffix's name: the last new name up to it (the one placed before the bulk's if none).
+    Index name_at(std::uint64_t last_new) const {
+        return Index(last_new == names_ ? prev_name_ : last_new);
+    }
+
+    //! Counts each slice's successors by bucket (the same-bucket ones apart) and name changes.
+    void count_slices(const std::vector<item_t>& items, const slicing& sl) {
+        slice_counts_.assign(sl.slices, {});
+        workers_.for_each(sl.slices, [&](std::size_t s) {
+            auto& count = slice_counts_[s];
+            for (std::size_t k = sl.first(s); k < sl.first(s + 1); ++k) {
+                const item_t& x = items[k];
+                const next_kind kind = next_of(x);
+                if (kind == next_kind::same_bucket)
+                    ++count.at[same_slot];
+                else if (kind == next_kind::other_bucket)
+                    ++count.at[order::bucket(x.w.ch[1])];
+                if constexpr (Named) count.changes += name_changes(items, k);
+            }
+        });
+    }
+
+    //! Turns the slices' counts into where each writes: carried (carry_ grows to hold them),
+    //! then the run bucket by bucket, slice by slice; returns the run's length.
+    std::size_t plan_slice_places(const std::vector<item_t>& items) {
+        const unsigned own = order::bucket(items.front().w.ch[0]);
+        std::size_t room =
+            overflow_ ? 0 : lim_.carry_items - std::min(lim_.carry_items, carry_.size());
+        std::size_t carried = carry_.size();
+        for (auto& count : slice_counts_) {
+            count.carried = std::min(count.at[same_slot], room);
+            room -= count.carried;
+            count.carry_at = carried;
+            carried += count.carried;
+            count.at[own] += count.at[same_slot] - count.carried;
+            if (count.at[same_slot] > count.carried) overflow_ = true;
+        }
+        std::size_t run_items = 0;
+        for (unsigned b = 0; b < same_slot; ++b) {
+            for (auto& count : slice_counts_) {
+                const std::size_t k = count.at[b];
+                count.at[b] = run_items;
+                run_items += k;
+            }
+        }
+        carry_.resize(carried);
+        return run_items;
+    }
+
+    //! Turns the slices' name changes into the names before each; returns the names after the
+    //! bulk.
+    std::uint64_t plan_slice_names() {
+        std::uint64_t names_before = names_;
+        for (auto& count : slice_counts_) {
+            const std::uint64_t k = count.changes;
+            count.changes = names_before;
+            names_before += k;
+        }
+        return names_before;
+    }
+
+    //! The placing task: the bulk's suffixes in order (place_, waiting chains, chain ends).
+    void place_in_order(const std::vector<item_t>& items, std::uint64_t first_rank) {
+        std::uint64_t last_new = names_;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            const item_t& x = items[k];
+            if constexpr (Named) last_new += name_changes(items, k);
+            const Index name = Named ? name_at(last_new) : Index(0);
+            place_(x.pos, name, x.w.ch[0]);
+            const next_kind kind = next_of(x);
+            if (kind == next_kind::waits || kind == next_kind::ends)
+                stop(x, Index(first_rank + k), name, kind);
+        }
+    }
+
+    //! Slice s's task: its successors to their places in carry_ and run.
+    void write_successors(const std::vector<item_t>& items, const slicing& sl, std::size_t s,
+                          std::uint64_t first_rank, std::vector<item_t>& run) {
+        auto& count = slice_counts_[s];
+        std::uint64_t last_new = count.changes;
+        std::size_t carry_left = count.carried;
+        for (std::size_t k = sl.first(s); k < sl.first(s + 1); ++k) {
+            const item_t& x = items[k];
+            if constexpr (Named) last_new += name_changes(items, k);
+            const next_kind kind = next_of(x);
+            if (kind == next_kind::waits || kind == next_kind::ends) continue;
+            const item_t y =
+                successor(x, Index(first_rank + k), Named ? name_at(last_new) : Index(0), kind);
+            if (kind == next_kind::same_bucket && carry_left > 0) {
+                carry_[count.carry_at++] = y;
+                --carry_left;
+            } else {
+                run[count.at[order::bucket(y.w.ch[0])]++] = y;
+            }
+        }
     }
 
     //! Places seeds (anchors of chains; in the L-pass all of bucket c are equal substrings, named
