@@ -108,73 +108,88 @@ inline std::uint64_t parse_size(const std::string& s) {
     return std::uint64_t(v) << shift;
 }
 
-//! Parses argv (without the program name).
-inline options parse_args(const std::vector<std::string>& args) {
-    options o;
-    std::vector<std::string> positional;
-    auto value = [&](std::size_t& i) -> const std::string& {
+namespace detail {
+
+//! v if it is one of allowed, else the usage_error "unknown <what> 'v' (a, b or c)".
+inline const std::string& one_of(const std::string& v, const std::vector<std::string>& allowed,
+                                 const std::string& what) {
+    for (const std::string& a : allowed)
+        if (v == a) return v;
+    std::string list;
+    for (std::size_t k = 0; k < allowed.size(); ++k)
+        list += (k == 0 ? "" : k + 1 == allowed.size() ? " or " : ", ") + allowed[k];
+    throw usage_error("unknown " + what + " '" + v + "' (" + list + ")");
+}
+
+//! The number v given to option opt, from lo to hi, else the usage_error why.
+inline unsigned number(const std::string& opt, const std::string& v, unsigned lo, unsigned hi,
+                       const char* why) {
+    unsigned long n = 0;
+    try {
+        std::size_t pos = 0;
+        n = std::stoul(v, &pos);
+        if (pos != v.size()) throw std::invalid_argument(v);
+    } catch (const std::exception&) {
+        throw usage_error(opt + " needs a number, not '" + v + "'");
+    }
+    if (unsigned(n) < lo || unsigned(n) > hi) throw usage_error(why);
+    return unsigned(n);
+}
+
+//! The --index-bytes v given to opt: 4, 5 or 8.
+inline unsigned index_bytes(const std::string& opt, const std::string& v) {
+    const char* why = "--index-bytes must be 4, 5 or 8";
+    const unsigned w = number(opt, v, 4, 8, why);
+    if (w == 6 || w == 7) throw usage_error(why);
+    return w;
+}
+
+//! The command line, read argument by argument.
+struct arg_reader {
+    const std::vector<std::string>& args;  //!< without the program name
+    std::size_t i = 0;                     //!< the argument read
+
+    //! The value of the option at i, which i then passes.
+    const std::string& value() {
         if (i + 1 >= args.size()) throw usage_error("option " + args[i] + " needs a value");
         return args[++i];
-    };
-    auto number = [](const std::string& opt, const std::string& v) {
-        try {
-            std::size_t pos = 0;
-            unsigned long n = std::stoul(v, &pos);
-            if (pos != v.size()) throw std::invalid_argument(v);
-            return n;
-        } catch (const std::exception&) {
-            throw usage_error(opt + " needs a number, not '" + v + "'");
-        }
-    };
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        if (a == "-h" || a == "--help") {
-            o.command = "help";
-            return o;
-        } else if (a == "-o" || a == "--output") {
-            o.output = value(i);
-        } else if (a == "--algorithm") {
-            o.algorithm = value(i);
-            if (o.algorithm != "dc3" && o.algorithm != "doubling" && o.algorithm != "quadrupling" &&
-                o.algorithm != "esais")
-                throw usage_error("unknown algorithm '" + o.algorithm +
-                                  "' (dc3, doubling, quadrupling or esais)");
-        } else if (a == "--lcp") {
-            o.lcp = value(i);
-        } else if (a == "--queue") {
-            o.queue = value(i);
-            if (o.queue != "ppq" && o.queue != "stxxl")
-                throw usage_error("unknown queue '" + o.queue + "' (ppq or stxxl)");
-        } else if (a == "--pipelining") {
-            o.pipelining = value(i);
-            if (o.pipelining != "parallel" && o.pipelining != "traditional")
-                throw usage_error("unknown pipelining '" + o.pipelining +
-                                  "' (parallel or traditional)");
-        } else if (a == "--memory") {
-            o.memory_bytes = parse_size(value(i));
-        } else if (a == "--threads") {
-            o.threads = unsigned(number(a, value(i)));
-            if (o.threads == 0) throw usage_error("--threads must be at least 1");
-        } else if (a == "--index-bytes") {
-            o.index_bytes = unsigned(number(a, value(i)));
-            if (o.index_bytes != 4 && o.index_bytes != 5 && o.index_bytes != 8)
-                throw usage_error("--index-bytes must be 4, 5 or 8");
-        } else if (a == "--tmp-dir") {
-            o.tmp_dir = value(i);
-        } else if (a == "--tmp-capacity") {
-            o.tmp_capacity = parse_size(value(i));
-        } else if (a == "--tmp-files") {
-            o.tmp_files = unsigned(number(a, value(i)));
-            if (o.tmp_files < 1 || o.tmp_files > 16)
-                throw usage_error("--tmp-files must be 1 to 16");
-        } else if (a == "-q" || a == "--quiet") {
-            o.quiet = true;
-        } else if (a.size() > 1 && a[0] == '-') {
-            throw usage_error("unknown option '" + a + "'");
-        } else {
-            positional.push_back(a);
-        }
     }
+};
+
+//! Sets in o the option at r.i (reading its value); false if that argument is no option.
+inline bool set_option(options& o, arg_reader& r) {
+    const std::string& a = r.args[r.i];
+    if (a == "-o" || a == "--output")
+        o.output = r.value();
+    else if (a == "--algorithm")
+        o.algorithm = one_of(r.value(), {"dc3", "doubling", "quadrupling", "esais"}, "algorithm");
+    else if (a == "--lcp")
+        o.lcp = r.value();
+    else if (a == "--queue")
+        o.queue = one_of(r.value(), {"ppq", "stxxl"}, "queue");
+    else if (a == "--pipelining")
+        o.pipelining = one_of(r.value(), {"parallel", "traditional"}, "pipelining");
+    else if (a == "--memory")
+        o.memory_bytes = parse_size(r.value());
+    else if (a == "--threads")
+        o.threads = number(a, r.value(), 1, ~0u, "--threads must be at least 1");
+    else if (a == "--index-bytes")
+        o.index_bytes = index_bytes(a, r.value());
+    else if (a == "--tmp-dir")
+        o.tmp_dir = r.value();
+    else if (a == "--tmp-capacity")
+        o.tmp_capacity = parse_size(r.value());
+    else if (a == "--tmp-files")
+        o.tmp_files = number(a, r.value(), 1, 16, "--tmp-files must be 1 to 16");
+    else if (a == "-q" || a == "--quiet")
+        o.quiet = true;
+    else
+        return false;
+    return true;
+}
+
+//! Sets o's command and files from the positional arguments, checked against the options.
+inline void set_command(options& o, const std::vector<std::string>& positional) {
     if (positional.empty()) throw usage_error("no command (build or check)");
     o.command = positional[0];
     if (o.command == "build") {
@@ -194,6 +209,25 @@ inline options parse_args(const std::vector<std::string>& args) {
     } else {
         throw usage_error("unknown command '" + o.command + "' (build or check)");
     }
+}
+
+}  // namespace detail
+
+//! Parses argv (without the program name).
+inline options parse_args(const std::vector<std::string>& args) {
+    options o;
+    std::vector<std::string> positional;
+    for (detail::arg_reader r{args}; r.i < args.size(); ++r.i) {
+        const std::string& a = args[r.i];
+        if (a == "-h" || a == "--help") {
+            o.command = "help";
+            return o;
+        }
+        if (detail::set_option(o, r)) continue;
+        if (a.size() > 1 && a[0] == '-') throw usage_error("unknown option '" + a + "'");
+        positional.push_back(a);
+    }
+    detail::set_command(o, positional);
     return o;
 }
 
