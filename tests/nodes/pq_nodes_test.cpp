@@ -56,6 +56,17 @@ std::vector<std::uint64_t> expected_items(unsigned producers, std::uint64_t n) {
     return v;
 }
 
+//! Pushes 300000 random items below 10^6 into pq; returns them sorted.
+std::vector<std::uint64_t> push_random(min_queue& pq, std::mt19937_64& rng) {
+    std::vector<std::uint64_t> ref(300000);
+    for (auto& x : ref) {
+        x = rng() % 1000000;
+        pq.push(x);
+    }
+    std::sort(ref.begin(), ref.end());
+    return ref;
+}
+
 std::vector<std::uint64_t> pop_all(min_queue& pq) {
     std::vector<std::uint64_t> out;
     pq.bulk_pop(out, SIZE_MAX);
@@ -171,12 +182,7 @@ TEST_CASE("pull side with a limit emits exactly the items before it", "[pq_nodes
     std::mt19937_64 rng(emflow_test::test_seed());
     {
         min_queue pq(std::greater<std::uint64_t>(), small_queue());
-        std::vector<std::uint64_t> ref(300000);
-        for (auto& x : ref) {
-            x = rng() % 1000000;
-            pq.push(x);
-        }
-        std::sort(ref.begin(), ref.end());
+        const std::vector<std::uint64_t> ref = push_random(pq, rng);
         std::size_t done = 0;
         for (std::uint64_t limit : {0u, 1u, 5000u, 5000u, 400000u, 999999u, 1000000u}) {
             for (std::size_t batch : {1u, 777u, 1u << 20}) {
@@ -201,12 +207,7 @@ TEST_CASE("pull side with a count pops the top k and leaves the rest in the queu
     std::mt19937_64 rng(emflow_test::test_seed());
     {
         min_queue pq(std::greater<std::uint64_t>(), small_queue());
-        std::vector<std::uint64_t> ref(300000);
-        for (auto& x : ref) {
-            x = rng() % 1000000;
-            pq.push(x);
-        }
-        std::sort(ref.begin(), ref.end());
+        const std::vector<std::uint64_t> ref = push_random(pq, rng);
         std::size_t done = 0;
         for (std::uint64_t k : {0u, 1u, 10u, 4095u, 4097u, 100000u}) {
             for (std::size_t batch : {1u, 777u, 1u << 20}) {
