@@ -19,6 +19,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "sa_test_texts.hpp"
@@ -32,20 +33,35 @@ namespace {
 struct run_result {
     int code;             // exit code
     std::string stderr_;  // what it printed there
+    std::string stdout_;  // and there
 };
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-//! Runs emflow-sa with args (a shell word list), capturing stderr.
-run_result run_tool(const fs::path& dir, const std::string& args) {
-    fs::path err = dir / "stderr.txt";
-    std::string cmd =
-        std::string(EMFLOW_SA_PATH) + " " + args + " 2>" + quote(err.string()) + " >/dev/null";
-    int status = std::system(cmd.c_str());
-    std::ifstream in(err);
+//! The contents of the text file at p, which is removed.
+std::string take_text(const fs::path& p) {
+    std::ifstream in(p);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    fs::remove(err);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text};
+    fs::remove(p);
+    return text;
+}
+
+//! Runs emflow-sa with args (a shell word list), capturing stderr and stdout.
+run_result run_tool(const fs::path& dir, const std::string& args) {
+    fs::path err = dir / "stderr.txt", out = dir / "stdout.txt";
+    std::string cmd = std::string(EMFLOW_SA_PATH) + " " + args + " 2>" + quote(err.string()) +
+                      " >" + quote(out.string());
+    int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, take_text(err), take_text(out)};
+}
+
+//! The --tmp-capacity the message advises ("give --tmp-capacity 180MiB"), "" if none.
+std::string advised_capacity(const std::string& err) {
+    const std::string give = "give --tmp-capacity ";
+    const std::size_t at = err.find(give);
+    if (at == std::string::npos) return "";
+    const std::size_t from = at + give.size(), end = err.find("MiB", from);
+    return end == std::string::npos ? "" : err.substr(from, end + 3 - from);
 }
 
 void write_file(const fs::path& p, const std::vector<std::uint8_t>& bytes) {
@@ -154,6 +170,8 @@ TEST_CASE("emflow-sa builds what libdivsufsort builds, and checks it", "[tools]"
                 CHECK(read_file(sa) == encode(ref, width));
                 auto c = run_tool(dir.path(), "check " + files_and_width({text, sa}, width));
                 CHECK(c.code == 0);
+                CHECK(c.stdout_ == "emflow-sa: ok: '" + sa.string() + "' is the suffix array of '" +
+                                       text.string() + "'\n");
                 CHECK(files_in(work) == 2);
             }
         }
@@ -326,6 +344,8 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
         auto r = run_tool(dir.path(), args);
         CHECK(r.code == code);
         CHECK(ends_with_error_line(r.stderr_));
+        CHECK(r.stderr_.find("emflow-sa: emflow") == std::string::npos);  // one prefix
+        CHECK(r.stdout_ == "");
         CHECK_FALSE(fs::exists(sa));
         CHECK(files_in(work) == 1);  // the text only: no partial output under any name
         CHECK(files_in(tmp) == 0);
@@ -346,13 +366,18 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     // size limit that enforces the capacity stops too, but not for the work)
     const std::string full_disk = "--memory 16MiB --tmp-capacity 24MiB";
     expect(build + full_disk, 6);
+    auto full = run_tool(dir.path(), build + full_disk);
+    CHECK(full.stderr_.find("emflow-sa: temporary disk full (" + tmp.string() +
+                            "): --tmp-capacity 24.0 MiB reached; give --tmp-capacity ") !=
+          std::string::npos);
     expect(build + full_disk + " --algorithm dc3", 6);
     expect(build + full_disk + " --queue stxxl", 6);
     expect(build + full_disk + " --lcp " + quote((work / "text.lcp").string()), 6);
     // a capacity below the output's size: refused before any work, naming what would do
     auto r = run_tool(dir.path(), build + "--memory 16MiB --tmp-capacity 19MiB");
     CHECK(r.code == 2);
-    CHECK(r.stderr_.find("give at least 20971520 bytes") != std::string::npos);
+    CHECK(r.stderr_.find("the output too, which takes 20.0 MiB: give --tmp-capacity ") !=
+          std::string::npos);
     CHECK(r.stderr_.find("eSAIS") == std::string::npos);       // no phase began
     expect(build + "--memory 64MiB --tmp-capacity 39MiB", 2);  // two files of 19.5 MiB
     // with the LCP array: neither output left behind
@@ -367,6 +392,42 @@ TEST_CASE("emflow-sa errors: one line, distinct exit code, nothing left behind",
     CHECK(r.code == 4);
     CHECK(r.stderr_.find("--index-bytes 5") != std::string::npos);
     fs::remove(huge);
+}
+
+// What a refused or failed --tmp-capacity advises works: the build then runs and writes the
+// array, which check accepts (saying so on stdout).
+TEST_CASE("emflow-sa --tmp-capacity: following the advice works", "[tools]") {
+    auto& dir = emflow_test::configure_test_disks();
+    fs::path work = dir.path() / "advice", tmp = dir.path() / "advice-tmp";
+    fs::create_directories(work);
+    fs::create_directories(tmp);
+    const auto t = emflow_test::random_text(4 << 20, 256, emflow_test::test_seed());
+    const fs::path text = work / "text", sa = work / "text.sa";
+    write_file(text, t);
+    const std::string files = quote(text.string()) + " -o " + quote(sa.string()) +
+                              " --memory 16MiB --tmp-dir " + quote(tmp.string());
+    for (const char* algo : {"esais", "dc3"}) {
+        // 19 MiB: below the output, refused (2); 24 MiB: the temporary disk runs full (6)
+        for (const auto& [capacity, code] :
+             {std::pair<const char*, int>{"19MiB", 2}, std::pair<const char*, int>{"24MiB", 6}}) {
+            const std::string build = "build --algorithm " + std::string(algo) + " " + files;
+            INFO(algo << ", --tmp-capacity " << capacity);
+            auto r = run_tool(dir.path(), build + " --tmp-capacity " + capacity);
+            REQUIRE(r.code == code);
+            const std::string advice = advised_capacity(r.stderr_);
+            INFO(r.stderr_);
+            REQUIRE(advice != "");
+            r = run_tool(dir.path(), build + " -q --tmp-capacity " + advice);
+            INFO("then --tmp-capacity " << advice << ": " << r.stderr_);
+            REQUIRE(r.code == 0);
+            CHECK(files_in(tmp) == 0);
+            auto c = run_tool(dir.path(), "check " + quote(text.string()) + " " +
+                                              quote(sa.string()) + " --memory 16MiB -q");
+            CHECK(c.code == 0);
+            CHECK(c.stdout_.find("emflow-sa: ok: ") == 0);
+            fs::remove(sa);
+        }
+    }
 }
 
 // The temporary disk a little larger each time, until the build fits: every run that does not

@@ -25,6 +25,7 @@
 
 char emflow_sa::partial_output[4096];
 char emflow_sa::partial_lcp_output[4096];
+std::string emflow_sa::temporary_dir;
 
 namespace {
 
@@ -61,24 +62,6 @@ void restart_with_malloc_tunables(char** argv) {
     ::setenv("GLIBC_TUNABLES", tunables.c_str(), 1);
     ::setenv("EMFLOW_SA_TUNED", "1", 1);
     ::execv("/proc/self/exe", argv);  // on failure: go on untuned
-}
-
-//! s on one line.
-std::string one_line(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
-
-//! The operating system's words in an STXXL I/O error ("... rc=-1 : File too large: ..."), or
-//! the whole message on one line.
-std::string os_error_of(const std::string& what) {
-    std::size_t rc = what.find("rc=");
-    std::size_t from = rc == std::string::npos ? rc : what.find(" : ", rc);
-    if (from == std::string::npos) return one_line(what);
-    from += 3;
-    return what.substr(from, what.find(':', from) - from);
 }
 
 int run_with_width(const options& o) {
@@ -122,23 +105,23 @@ int main(int argc, char** argv) {
     try {
         return run_with_width(o);
     } catch (const tool_error& e) {
-        std::fprintf(stderr, "emflow-sa: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "emflow-sa: %s\n", message_of(e.what()).c_str());
         return e.code;
     } catch (const emflow::config_error& e) {
-        std::fprintf(stderr, "emflow-sa: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "emflow-sa: %s\n", message_of(e.what()).c_str());
         return exit_memory;
     } catch (const stxxl::io_error& e) {
         std::fprintf(stderr, "emflow-sa: I/O error (disk full, or --tmp-capacity reached?): %s\n",
                      os_error_of(e.what()).c_str());
         return exit_io;
     } catch (const std::system_error& e) {
-        std::fprintf(stderr, "emflow-sa: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "emflow-sa: %s\n", message_of(e.what()).c_str());
         return exit_io;
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "emflow-sa: out of memory (lower --memory)\n");
         return exit_memory;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "emflow-sa: %s\n", one_line(e.what()).c_str());
+        std::fprintf(stderr, "emflow-sa: %s\n", message_of(e.what()).c_str());
         return exit_unexpected;
     }
 }

@@ -3,6 +3,7 @@
 // when complete) and check, with progress and a summary on stderr.
 #pragma once
 
+#include "disk_errors.hpp"
 #include "errors.hpp"
 #include "options.hpp"
 
@@ -72,7 +73,7 @@ inline void configure_disks(const options& o) {
     cfg.tmp_base = o.tmp_dir;
     cfg.disks.assign(temporary_files(o), disk_spec{capacity_per_file(o)});
     try {
-        configure_external_memory(cfg);
+        temporary_dir = configure_external_memory(cfg).dir.parent_path().string();
     } catch (const config_error& e) {
         throw tool_error(exit_output, e.what());
     }
@@ -127,18 +128,19 @@ void open_output(file_sink<Index>& out, char (&partial)[4096]) {
 
 //! --tmp-capacity works by the process's file size limit (external_memory.hpp), which stops a
 //! write at any position past it, in the outputs too: a build whose arrays (bytes each) would
-//! pass it is refused before any work, where it would fail at its end.
-inline void check_outputs_fit(const options& o, std::uint64_t bytes) {
+//! pass it is refused before any work, where it would fail at its end. The capacity it advises
+//! holds the temporary disk too (disk_errors.hpp).
+inline void check_outputs_fit(const options& o, std::uint64_t n, std::uint64_t bytes) {
     const std::uint64_t limit = capacity_per_file(o);
     if (limit == 0 || bytes <= limit) return;
     const unsigned files = temporary_files(o);
-    throw tool_error(exit_usage,
-                     "--tmp-capacity " + format_bytes(double(o.tmp_capacity)) + " gives " +
-                         std::to_string(files) + " temporary file(s) " +
-                         format_bytes(double(limit)) + " each, and the file size limit that " +
-                         "enforces it applies to the output too, which takes " +
-                         format_bytes(double(bytes)) + ": give at least " +
-                         std::to_string(bytes * files) + " bytes (or no --tmp-capacity)");
+    throw tool_error(exit_usage, "--tmp-capacity " + format_bytes(double(o.tmp_capacity)) +
+                                     " gives " + std::to_string(files) + " temporary file(s) " +
+                                     format_bytes(double(limit)) +
+                                     " each, and the file size limit that " +
+                                     "enforces it applies to the output too, which takes " +
+                                     format_bytes(double(bytes)) + ": give " +
+                                     capacity_option(advised_capacity(o, files, n)) + " (or none)");
 }
 
 using emflow::seconds_since;
@@ -151,7 +153,7 @@ int build(const options& o, progress* report) {
                                          " bytes, more than " + std::to_string(o.index_bytes) +
                                          "-byte indices can address (use --index-bytes " +
                                          (o.index_bytes == 4 ? "5)" : "8)"));
-    check_outputs_fit(o, n * sizeof(Index));
+    check_outputs_fit(o, n, n * sizeof(Index));
     configure_disks(o);
     file_sink<Index> out(o.output);
     open_output(out, partial_output);
@@ -232,6 +234,8 @@ int check(const options& o, progress* report) {
         print_summary(
             o.lcp.empty() ? "checked the suffix array of" : "checked the suffix and LCP arrays of",
             n, seconds_since(t0));
+    std::printf("emflow-sa: ok: '%s' is the suffix array of '%s'%s\n", o.sa.c_str(), o.text.c_str(),
+                o.lcp.empty() ? "" : (", and '" + o.lcp + "' its LCP array").c_str());
     return exit_ok;
 }
 
@@ -243,7 +247,13 @@ int run(const options& o) {
     std::optional<emflow::progress> report;
     if (!o.quiet) report.emplace(emflow::stderr_renderer());
     emflow::progress* p = report ? &*report : nullptr;
-    return o.command == "build" ? detail::build<Index>(o, p) : detail::check<Index>(o, p);
+    try {
+        return o.command == "build" ? detail::build<Index>(o, p) : detail::check<Index>(o, p);
+    } catch (const stxxl::io_error& e) {
+        throw tool_error(
+            exit_io, detail::disk_error(o, detail::temporary_files(o), detail::input_length(o.text),
+                                        os_error_of(e.what())));
+    }
 }
 
 }  // namespace emflow_sa
