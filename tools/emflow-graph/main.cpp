@@ -33,14 +33,6 @@ extern "C" void on_interrupt(int sig) {
     ::_exit(sig == SIGINT ? exit_interrupted : 128 + sig);
 }
 
-//! s on one line.
-std::string one_line(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
-
 int fail(exit_code code, const std::string& what) {
     std::fprintf(stderr, "emflow-graph: %s\n", one_line(what).c_str());
     return code;

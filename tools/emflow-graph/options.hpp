@@ -87,26 +87,6 @@ or temporary directory not writable, 6 disk full or I/O error, 7 memory budget t
 )";
 }
 
-//! Parses "123", "64KiB", "512MiB", "1GiB" (also K/M/G, KB/MB/GB as powers of 2).
-inline std::uint64_t parse_size(const std::string& s) {
-    std::size_t pos = 0;
-    unsigned long long v = 0;
-    try {
-        v = std::stoull(s, &pos);
-    } catch (const std::exception&) {
-        throw usage_error("not a size: '" + s + "'");
-    }
-    const std::string unit = s.substr(pos);
-    int shift = -1;
-    if (unit.empty() || unit == "B") shift = 0;
-    if (unit == "K" || unit == "KB" || unit == "KiB") shift = 10;
-    if (unit == "M" || unit == "MB" || unit == "MiB") shift = 20;
-    if (unit == "G" || unit == "GB" || unit == "GiB") shift = 30;
-    if (shift < 0) throw usage_error("unknown size unit in '" + s + "' (use B, KiB, MiB, GiB)");
-    if (shift > 0 && v > (~0ull >> shift)) throw usage_error("size too large: '" + s + "'");
-    return std::uint64_t(v) << shift;
-}
-
 //! Parses an unsigned number.
 inline std::uint64_t parse_number(const std::string& flag, const std::string& s) {
     std::size_t pos = 0;

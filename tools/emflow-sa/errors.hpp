@@ -1,39 +1,16 @@
 // SPDX-License-Identifier: BSL-1.0
-// emflow-sa's exit codes (also in the usage text), the error that carries one, and the one line
-// any error becomes.
+// emflow-sa's errors as it prints them (the exit codes and the errors that carry one are the
+// tools' common ones, tools/common/cli.hpp), and the outputs its interrupt handler removes.
 #pragma once
+
+#include "../common/cli.hpp"
 
 #include <stdexcept>
 #include <string>
 
 namespace emflow_sa {
 
-//! Exit codes.
-enum exit_code {
-    exit_ok = 0,
-    exit_unexpected = 1,
-    exit_usage = 2,
-    exit_not_sa = 3,
-    exit_input = 4,
-    exit_output = 5,
-    exit_io = 6,
-    exit_memory = 7,
-    exit_interrupted = 130
-};
-
-//! An error with its exit code; its message is printed as one line.
-struct tool_error : std::runtime_error {
-    tool_error(exit_code c, const std::string& msg) : std::runtime_error(msg), code(c) {}
-    exit_code code;  //!< the process's exit code
-};
-
-//! s on one line.
-inline std::string one_line(std::string s) {
-    for (char& c : s)
-        if (c == '\n' || c == '\r') c = ' ';
-    while (!s.empty() && s.back() == ' ') s.pop_back();
-    return s;
-}
+using namespace emflow_tools;
 
 //! An error's message as the tool prints it after "emflow-sa: ": on one line, without the
 //! library's own "emflow: " (or "emflow::component: ") in front.

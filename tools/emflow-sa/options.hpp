@@ -3,6 +3,8 @@
 // text. Bad arguments throw usage_error (exit code 2).
 #pragma once
 
+#include "../common/cli.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -10,10 +12,7 @@
 
 namespace emflow_sa {
 
-//! A malformed command line; main() prints it with a pointer to --help.
-struct usage_error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using namespace emflow_tools;
 
 //! Everything the command line says.
 struct options {
@@ -79,33 +78,6 @@ Exit codes: 0 success (check: the array is correct), 1 unexpected error, 2 bad c
 5 output or temporary directory not writable, 6 disk full or I/O error, 7 memory budget too
 small, 130 interrupted.
 )";
-}
-
-//! Parses "123", "64KiB", "512MiB", "1GiB", "2TiB" (also K/M/G/T, KB/MB/GB/TB as powers of 2).
-inline std::uint64_t parse_size(const std::string& s) {
-    std::size_t pos = 0;
-    unsigned long long v = 0;
-    try {
-        v = std::stoull(s, &pos);
-    } catch (const std::exception&) {
-        throw usage_error("not a size: '" + s + "'");
-    }
-    std::string unit = s.substr(pos);
-    int shift = 0;
-    if (unit.empty() || unit == "B")
-        shift = 0;
-    else if (unit == "K" || unit == "KB" || unit == "KiB")
-        shift = 10;
-    else if (unit == "M" || unit == "MB" || unit == "MiB")
-        shift = 20;
-    else if (unit == "G" || unit == "GB" || unit == "GiB")
-        shift = 30;
-    else if (unit == "T" || unit == "TB" || unit == "TiB")
-        shift = 40;
-    else
-        throw usage_error("unknown size unit in '" + s + "' (use B, KiB, MiB, GiB, TiB)");
-    if (shift > 0 && v > (~0ull >> shift)) throw usage_error("size too large: '" + s + "'");
-    return std::uint64_t(v) << shift;
 }
 
 namespace detail {

@@ -206,8 +206,8 @@ bool has_entries(const std::string& path, const char* what, std::uint64_t n) {
 template <class Index>
 int check(const options& o, progress* report) {
     const std::uint64_t n = input_length(o.text);
-    if (!has_entries<Index>(o.sa, "a suffix array", n)) return exit_not_sa;
-    if (!o.lcp.empty() && !has_entries<Index>(o.lcp, "an LCP array", n)) return exit_not_sa;
+    if (!has_entries<Index>(o.sa, "a suffix array", n)) return exit_check_failed;
+    if (!o.lcp.empty() && !has_entries<Index>(o.lcp, "an LCP array", n)) return exit_check_failed;
     configure_disks(o);
     auto t0 = std::chrono::steady_clock::now();
     auto open_text = [&] { return file_source<std::uint8_t>(o.text); };
@@ -217,7 +217,7 @@ int check(const options& o, progress* report) {
     if (!r.ok) {
         std::fprintf(stderr, "emflow-sa: not a suffix array of '%s': %s\n", o.text.c_str(),
                      r.reason.c_str());
-        return exit_not_sa;
+        return exit_check_failed;
     }
     if (!o.lcp.empty()) {
         r = check_lcp_array<Index>(
@@ -227,7 +227,7 @@ int check(const options& o, progress* report) {
         if (!r.ok) {
             std::fprintf(stderr, "emflow-sa: not the LCP array of '%s': %s\n", o.text.c_str(),
                          r.reason.c_str());
-            return exit_not_sa;
+            return exit_check_failed;
         }
     }
     if (!o.quiet)
