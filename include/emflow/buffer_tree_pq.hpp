@@ -74,9 +74,10 @@ public:
     explicit buffer_tree_priority_queue(Cmp cmp = Cmp(), buffer_tree_pq_options opt = {})
         : cmp_(cmp), heap_capacity_(std::max<std::size_t>(1, opt.memory_bytes / 4 / sizeof(T))) {
         if (opt.memory_bytes < minimum_memory())
-            throw std::invalid_argument(
-                "emflow: buffer tree priority queue memory of " + std::to_string(opt.memory_bytes) +
-                " bytes is too small (at least " + std::to_string(minimum_memory()) + ")");
+            throw std::invalid_argument("emflow: buffer tree priority queue memory of " +
+                                        format_mib(opt.memory_bytes, false) +
+                                        " is too small (at least " +
+                                        format_mib(minimum_memory(), true) + ")");
         ensure_external_memory();
         const auto p = detail::buffer_tree::resolve_params(
             opt.memory_bytes - opt.memory_bytes / 4, BlockBytes, engine::request_block_items,

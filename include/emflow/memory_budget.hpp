@@ -48,6 +48,16 @@
 
 namespace emflow {
 
+//! "12.5 MiB": bytes in MiB, rounded up (a need: round_up) or down (a budget) to a tenth, so that
+//! a budget below a need never reads as large as it. Every budget error says its sizes so.
+inline std::string format_mib(std::uint64_t bytes, bool round_up) {
+    const double tenths = double(bytes) * 10 / double(1 << 20);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB",
+                  (round_up ? std::ceil(tenths) : std::floor(tenths)) / 10);
+    return buf;
+}
+
 //! A maximum meaning "as much as the budget gives".
 inline constexpr std::size_t unbounded_memory = std::numeric_limits<std::size_t>::max();
 
@@ -414,28 +424,18 @@ private:
         return s;
     }
 
-    //! "12.5 MiB": bytes in MiB, rounded up (a need) or down (a budget) to a tenth, so that a
-    //! budget below a need never reads as large as it.
-    static std::string mib(std::size_t bytes, bool up) {
-        const double tenths = double(bytes) * 10 / double(1 << 20);
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%.1f MiB",
-                      (up ? std::ceil(tenths) : std::floor(tenths)) / 10);
-        return buf;
-    }
-
     //! "emflow: memory budget of 10.0 MiB is below the 11.0 MiB that phase 1/2 (sort runs,
     //! merge) needs at least: reader 4.0 MiB; ...": the phase as its progress names it, each
     //! consumer's minimum, run-long buffers first.
     config_error too_small(int level, const std::vector<consumer*>& cs, std::size_t minima) const {
         std::string msg =
-            "emflow: memory budget of " + mib(budget_, false) + " is below the " +
-            mib(minima, true) + " that " +
+            "emflow: memory budget of " + format_mib(budget_, false) + " is below the " +
+            format_mib(minima, true) + " that " +
             (cs.empty() ? std::string("the buffers kept through the run need")
                         : phase_label(level) + " (" + phase_consumers(level) + ") needs") +
             " at least:";
         auto list = [&](const consumer& c) {
-            msg += " " + c.name + " " + mib(c.demand.min_bytes, true) + ";";
+            msg += " " + c.name + " " + format_mib(c.demand.min_bytes, true) + ";";
         };
         for (const auto& c : consumers_)
             if (c.run_long) list(c);

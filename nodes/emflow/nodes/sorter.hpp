@@ -163,8 +163,8 @@ private:
         const bool explicit_budget = memory_ > 0;
         if (explicit_budget && memory_ < runs_minimum())
             throw std::invalid_argument("emflow: sorter memory budget of " +
-                                        std::to_string(memory_) + " bytes is too small (at least " +
-                                        std::to_string(runs_minimum()) + ")");
+                                        format_mib(memory_, false) + " is too small (at least " +
+                                        format_mib(runs_minimum(), true) + ")");
         first_level_ = level;
         runs_id_ = no_id;
         if (!state_->input_done && run_capacity_ == 0) {

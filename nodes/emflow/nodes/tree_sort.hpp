@@ -143,8 +143,8 @@ private:
         const std::size_t least = detail::buffer_tree::minimum_memory(BlockBytes);
         if (memory_ > 0 && memory_ < least)
             throw std::invalid_argument("emflow: tree sort memory budget of " +
-                                        std::to_string(memory_) + " bytes is too small (at least " +
-                                        std::to_string(least) + ")");
+                                        format_mib(memory_, false) + " is too small (at least " +
+                                        format_mib(least, true) + ")");
         resolve(memory_ > 0 ? memory_ : least);  // bad fan-outs fail here, before any work
         first_level_ = level;
         build_id_ = no_id;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <emflow/detail/buffer_tree/tree.hpp>
+#include <emflow/memory_budget.hpp>
 
 #include <algorithm>
 #include <cstddef>
@@ -23,9 +24,9 @@ inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
                                   std::size_t request_block_items, std::size_t fanout_max,
                                   std::size_t fanout_min, std::size_t buffer_blocks) {
     if (memory < minimum_memory(block_bytes))
-        throw std::invalid_argument("emflow: buffer tree memory of " + std::to_string(memory) +
-                                    " bytes is too small (at least " +
-                                    std::to_string(minimum_memory(block_bytes)) + ")");
+        throw std::invalid_argument("emflow: buffer tree memory of " + format_mib(memory, false) +
+                                    " is too small (at least " +
+                                    format_mib(minimum_memory(block_bytes), true) + ")");
     const std::size_t m = memory / block_bytes;
     const std::size_t b = fanout_max ? fanout_max : std::max<std::size_t>(4, m / 8);
     const std::size_t a = fanout_min ? fanout_min : std::max<std::size_t>(1, b / 4);

@@ -41,9 +41,10 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const dc3_options& s)
     ensure_external_memory();  // the least budget depends on the number of disks
     const std::uint64_t need = minimum_budget<Index>(n, s);
     if (s.memory_bytes < need)
-        throw config_error("emflow: DC3 memory budget of " + std::to_string(s.memory_bytes) +
-                           " bytes is too small for a text of " + std::to_string(n) +
-                           " bytes (at least " + std::to_string(need) + ")");
+        throw config_error("emflow: DC3 memory budget of " + format_mib(s.memory_bytes, false) +
+                           " is too small for a text of " + std::to_string(n) +
+                           " bytes (at least " + format_mib(need, true) + ", " +
+                           std::to_string(need) + " bytes)");
     // One type for every text source and every push sink (one indirect call per batch): the
     // levels compile once per index type (per_index), not once per caller.
     symbol_source symbols = [&open_text] {

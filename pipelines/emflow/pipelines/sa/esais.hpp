@@ -74,8 +74,9 @@ void run(OpenText&& open_text, std::uint64_t n, Out&& out, const esais_options& 
     ensure_external_memory();
     const std::uint64_t need = least_budget<Index>(open_text, n, s, !std::is_void_v<LcpOut>);
     if (s.memory_bytes < need)
-        throw config_error("emflow: eSAIS memory budget of " + std::to_string(s.memory_bytes) +
-                           " bytes is too small (at least " + std::to_string(need) + ")");
+        throw config_error("emflow: eSAIS memory budget of " + format_mib(s.memory_bytes, false) +
+                           " is too small (at least " + format_mib(need, true) + ", " +
+                           std::to_string(need) + " bytes)");
     auto text = erase_text(open_text);
     run_level<Index>(text, n, out, lcp_out, s);
 }

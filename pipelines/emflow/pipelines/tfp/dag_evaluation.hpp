@@ -107,11 +107,11 @@ inline evaluation_options resolve_budget(evaluation_options cfg) {
     const std::size_t window = cfg.max_window * window_bytes_per_node;
     if (cfg.memory_bytes < streams + window + 2 * queue_min)
         throw config_error("emflow::pipelines::tfp: memory budget of " +
-                           std::to_string(cfg.memory_bytes) + " bytes is below the " +
-                           std::to_string(streams + window + 2 * queue_min) +
-                           " bytes the evaluation needs at least: vector streams " +
-                           std::to_string(streams) + "; window " + std::to_string(window) +
-                           "; queue and bulks " + std::to_string(2 * queue_min));
+                           format_mib(cfg.memory_bytes, false) + " is below the " +
+                           format_mib(streams + window + 2 * queue_min, true) +
+                           " the evaluation needs at least: vector streams " +
+                           format_mib(streams, true) + "; window " + format_mib(window, true) +
+                           "; queue and bulks " + format_mib(2 * queue_min, true));
     cfg.queue.memory_bytes = (cfg.memory_bytes - streams - window) / 4 * 3;
     if (cfg.max_bulk == 0) cfg.max_bulk = bulk_messages(cfg.queue.memory_bytes);
     return cfg;
