@@ -102,6 +102,17 @@ std::size_t files_in(const fs::path& dir) {
     return std::size_t(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
+//! True if process pid has a file of dir open: its output, unnamed (O_TMPFILE, "dir/#123
+//! (deleted)") or under a hidden name.
+bool writes_into(pid_t pid, const fs::path& dir) {
+    std::error_code ec;
+    for (const auto& fd : fs::directory_iterator("/proc/" + std::to_string(pid) + "/fd", ec)) {
+        const fs::path target = fs::read_symlink(fd.path(), ec);
+        if (!ec && target.parent_path() == dir) return true;
+    }
+    return false;
+}
+
 //! The texts every algorithm and index width is run on: edge cases, runs over 65 535, deep
 //! recursion.
 std::vector<emflow_test::named_text> tool_texts(std::uint64_t seed) {
@@ -509,9 +520,9 @@ TEST_CASE("emflow-sa interrupted: no output, no temporary file", "[tools]") {
                 static_cast<char*>(nullptr));
         ::_exit(99);
     }
-    // Wait until the temporary output exists (the run is under way), then interrupt it.
+    // Wait until the output is open (the run is under way), then interrupt it.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    while (files_in(work) < 2 && std::chrono::steady_clock::now() < deadline)
+    while (!writes_into(pid, fs::canonical(work)) && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     ::kill(pid, SIGINT);
