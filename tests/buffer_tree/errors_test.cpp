@@ -10,19 +10,14 @@
 #include <stdexcept>
 
 #include "test_env.hpp"
+#include "throwing_less.hpp"
 
 namespace {
 
 using u64 = std::uint64_t;
 constexpr std::size_t small_block = 4096;
 
-struct throwing_less {
-    u64 bad;
-    bool operator()(u64 a, u64 b) const {
-        if (a == bad || b == bad) throw std::runtime_error("comparator failed");
-        return a < b;
-    }
-};
+using emflow_test::throwing_less;
 
 }  // namespace
 

@@ -13,9 +13,11 @@
 
 #include "node_test_util.hpp"
 #include "test_env.hpp"
+#include "throwing_less.hpp"
 
 using namespace emflow;
 using emflow_test::drain_mixed;
+using emflow_test::throwing_less;
 using u64 = std::uint64_t;
 
 namespace {
@@ -224,18 +226,6 @@ TEST_CASE("a full disk reaches the caller as stxxl::io_error, and frees every bl
         CHECK(got == v);
     }
 }
-
-namespace {
-
-struct throwing_less {
-    u64 bad;
-    bool operator()(u64 a, u64 b) const {
-        if (a == bad || b == bad) throw std::runtime_error("comparator failed");
-        return a < b;
-    }
-};
-
-}  // namespace
 
 TEST_CASE("a throwing comparator in a parallel run reaches the caller without leaks",
           "[sort][errors]") {

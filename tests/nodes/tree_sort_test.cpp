@@ -13,9 +13,11 @@
 
 #include "node_test_util.hpp"
 #include "test_env.hpp"
+#include "throwing_less.hpp"
 
 using namespace emflow;
 using emflow_test::drain_mixed;
+using emflow_test::throwing_less;
 using u64 = std::uint64_t;
 
 namespace {
@@ -135,18 +137,6 @@ TEST_CASE("tree sort rejects a too small memory budget", "[tree_sort][errors]") 
         materialize(streamify(v) | tree_sort(std::less<u64>(), 100000), std::back_inserter(out)),
         std::invalid_argument);
 }
-
-namespace {
-
-struct throwing_less {
-    u64 bad;
-    bool operator()(u64 a, u64 b) const {
-        if (a == bad || b == bad) throw std::runtime_error("comparator failed");
-        return a < b;
-    }
-};
-
-}  // namespace
 
 TEST_CASE("a throwing comparator in a tree sort reaches the caller without leaks",
           "[tree_sort][errors]") {
