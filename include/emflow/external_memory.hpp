@@ -6,12 +6,16 @@
 // ensure_external_memory()) creates a private directory under the temp base, opens the disk
 // files there, unlinks them at once (so nothing is left behind, even after a crash) and removes
 // the directory. Call it before any STXXL container is created; a plain stxxl::vector made
-// before it would make STXXL configure itself from ~/.stxxl.
+// before it would make STXXL configure itself from ~/.stxxl. It also fixes glibc's mmap
+// threshold and bounds its arenas (emflow/detail/allocator_tuning.hpp), so that the memory emflow
+// frees leaves the process: docs/memory-and-disks.md says how to override it.
 //
 //   emflow::external_memory_options cfg;      // temp base from EMFLOW_TMPDIR, TMPDIR, /var/tmp
 //   cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};  // two parallel autogrowing disks
 //   emflow::configure_external_memory(cfg);
 #pragma once
+
+#include <emflow/detail/allocator_tuning.hpp>
 
 #include <stxxl/bits/io/iostats.h>
 #include <stxxl/bits/mng/block_manager.h>
@@ -177,7 +181,8 @@ inline bool external_memory_configured() {
     return detail::em_state() != nullptr;
 }
 
-//! Configures STXXL's disks; once per process (a second call throws std::logic_error).
+//! Configures STXXL's disks and glibc's allocator (docs/memory-and-disks.md); once per process
+//! (a second call throws std::logic_error).
 //! Throws config_error for a missing or unwritable directory or a disk file that cannot be
 //! opened, std::invalid_argument for an empty disk list or a fixed-capacity disk with another
 //! method than syscall.
@@ -194,6 +199,7 @@ inline const external_memory_state& configure_external_memory(
                 std::string("emflow: a fixed-capacity disk needs io_method syscall: ") +
                 io_method_name(cfg.method) + " does not report the writes past the capacity");
 
+    detail::tune_allocator();
     auto state = std::make_unique<external_memory_state>();
     state->dir = detail::make_private_dir(temp_base(cfg.tmp_base));
     try {
