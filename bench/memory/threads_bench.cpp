@@ -35,6 +35,12 @@ std::uint64_t mix(std::uint64_t x) {
     return x ^ (x >> 27);
 }
 
+//! Reports a wrong result; exit status 3.
+int fail(const char* what) {
+    std::fprintf(stderr, "threads_bench: %s\n", what);
+    return 3;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,14 +73,11 @@ int main(int argc, char** argv) {
             pq.bulk_pop(out, 1 << 20);
             if (out.empty()) break;
             for (const record& r : out)
-                if (r.key < last) return std::fprintf(stderr, "out of order\n"), 3;
+                if (r.key < last) return fail("popped out of order");
             last = out.back().key;
         }
     }
-    if (popped != n)
-        return std::fprintf(stderr, "popped %llu of %llu\n", (unsigned long long)popped,
-                            (unsigned long long)n),
-               3;
+    if (popped != n) return fail("popped fewer items than pushed");
     std::printf("%u,%llu,%zu,%.3f,%.1f\n", threads, (unsigned long long)n, budget_mib,
                 emflow::seconds_since(start), double(emflow::peak_rss_bytes()) / (1 << 20));
     return 0;

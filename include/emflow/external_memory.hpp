@@ -7,8 +7,8 @@
 // files there, unlinks them at once (so nothing is left behind, even after a crash) and removes
 // the directory. Call it before any STXXL container is created; a plain stxxl::vector made
 // before it would make STXXL configure itself from ~/.stxxl. It also fixes glibc's mmap
-// threshold and bounds its arenas (emflow/detail/allocator_tuning.hpp), so that the memory emflow
-// frees leaves the process: docs/memory-and-disks.md says how to override it.
+// threshold (emflow/detail/allocator_tuning.hpp), so that the memory emflow frees leaves the
+// process: docs/memory-and-disks.md says how to override it.
 //
 //   emflow::external_memory_options cfg;      // temp base from EMFLOW_TMPDIR, TMPDIR, /var/tmp
 //   cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};  // two parallel autogrowing disks

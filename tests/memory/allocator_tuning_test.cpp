@@ -10,9 +10,7 @@
 
 #include <malloc.h>
 
-#include <algorithm>
 #include <cstdlib>
-#include <thread>
 
 #include "test_env.hpp"
 
@@ -62,10 +60,4 @@ TEST_CASE("EMFLOW_MALLOC_TUNING=off leaves glibc's defaults", "[memory][allocato
     ::setenv("EMFLOW_MALLOC_TUNING", "off", 1);
     emflow_test::configure_test_disks();
     CHECK_FALSE(large_block_mapped_after_larger_free());
-}
-
-TEST_CASE("the arenas are bounded by the cores", "[memory][allocator]") {
-    CHECK(emflow::detail::malloc_arena_max() >= 1);
-    CHECK(unsigned(emflow::detail::malloc_arena_max()) <=
-          std::max(1u, std::thread::hardware_concurrency()));
 }
