@@ -12,12 +12,13 @@ if (term eq 'svg') {
 set output out
 
 impl_of(f, exp) = f[strlen(datadir) + strlen(exp) + 3 : strlen(f) - 4]
-style_of(name) = name eq 'ppq' ? 1 : name eq 'stxxl_pq' ? 2 : 3
+style_of(name) = name eq 'ppq' ? 1 : name eq 'stxxl_pq' ? 2 : name eq 'buffer_tree_pq' ? 4 : 3
 files_of(exp) = system('ls ' . datadir . '/' . exp . '-*.dat 2>/dev/null')
 
 set style line 1 lc rgb '#d62728' lw 2 pt 2 ps 1.3
 set style line 2 lc rgb '#1f77b4' lw 2 pt 6 ps 1.3
 set style line 3 lc rgb '#2ca02c' lw 2 pt 8 ps 1.3
+set style line 4 lc rgb '#9467bd' lw 2 pt 4 ps 1.3
 set style line 9 lc rgb '#555555' lw 1.5 dt 2
 
 set grid

@@ -16,4 +16,7 @@ run_result run_stxxl_pq(const options& o);
 //! STXXL's stream sorter (push-*-pop only): the baseline of the paper.
 run_result run_stxxl_sorter(const options& o);
 
+//! emflow's buffer-tree priority queue (Arge), one item at a time.
+run_result run_buffer_tree_pq(const options& o);
+
 }  // namespace pq_bench

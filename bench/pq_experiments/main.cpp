@@ -17,11 +17,13 @@
 namespace {
 
 //! The implementations built into this binary, as --impl names.
-const std::vector<std::string> available_impls = {"ppq", "stxxl_pq", "stxxl_sorter"};
+const std::vector<std::string> available_impls = {"ppq", "stxxl_pq", "stxxl_sorter",
+                                                  "buffer_tree_pq"};
 
 pq_bench::run_result run(const pq_bench::options& o) {
     if (o.impl == "ppq") return pq_bench::run_ppq(o);
     if (o.impl == "stxxl_pq") return pq_bench::run_stxxl_pq(o);
+    if (o.impl == "buffer_tree_pq") return pq_bench::run_buffer_tree_pq(o);
     return pq_bench::run_stxxl_sorter(o);
 }
 

@@ -23,7 +23,7 @@ const char* experiment_name(experiment e) {
 }
 
 const char* usage() {
-    return "usage: pq_experiments --impl {ppq,stxxl_pq,stxxl_sorter}\n"
+    return "usage: pq_experiments --impl {ppq,stxxl_pq,stxxl_sorter,buffer_tree_pq}\n"
            "         --experiment {push-rand-pop,push-asc-pop,asc-rbulk-rewrite,bulk-rewrite}\n"
            "         [--volume 64MiB] [--memory 16MiB] [--bulk-size N] [--threads N]\n"
            "         [--item-bytes {8,24}] [--seed N] [--io {syscall,linuxaio,mmap}]\n"
@@ -86,7 +86,8 @@ std::uint64_t parse_number(const std::string& flag, const std::string& text) {
 }
 
 void validate(options& o) {
-    if (o.impl != "ppq" && o.impl != "stxxl_pq" && o.impl != "stxxl_sorter")
+    if (o.impl != "ppq" && o.impl != "stxxl_pq" && o.impl != "stxxl_sorter" &&
+        o.impl != "buffer_tree_pq")
         throw usage_error(o.impl.empty() ? "--impl is required"
                                          : "unknown --impl '" + o.impl + "'");
     if (o.item_bytes != 8 && o.item_bytes != 24) throw usage_error("--item-bytes must be 8 or 24");

@@ -20,7 +20,7 @@ enum class experiment { push_rand_pop, push_asc_pop, asc_rbulk_rewrite, bulk_rew
 
 //! One benchmark run.
 struct options {
-    std::string impl;                            //!< ppq, stxxl_pq or stxxl_sorter
+    std::string impl;                            //!< ppq, stxxl_pq, stxxl_sorter or buffer_tree_pq
     experiment exp = experiment::push_rand_pop;  //!< what to run
     std::uint64_t volume_bytes = 64ull << 20;    //!< bytes of items (n = volume / item bytes)
     std::uint64_t memory_bytes = 16ull << 20;    //!< the queue's (or sorter's) RAM budget
