@@ -5,11 +5,14 @@
 // m, m/2, ..., m/32 with a = b/4 at one size (time, volume, block pushes). CSV on stdout.
 //
 //   tree_sort_bench [budget_mib=16] [multiples=1,2,4,8,16] [sweep_multiple=4]
+//   tree_sort_bench rss [budget_mib=16] [multiple=4]   (one tree sort, then its peak RSS)
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
 #include <emflow/nodes/tree_sort.hpp>
 
 #include <stxxl/sorter>
+
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdint>
@@ -123,9 +126,36 @@ std::vector<std::size_t> parse_list(const std::string& s) {
     return out;
 }
 
+//! Peak RSS of this process (getrusage), in MiB.
+double peak_rss_mib() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;
+}
+
+//! `rss` mode: one tree sort of k * budget generated keys (no input vector in RAM), then the
+//! process's peak RSS: what the "peak RSS within budget + 64 MiB" is about.
+int rss_mode(std::size_t budget, std::size_t k) {
+    checker c;
+    const std::uint64_t n = k * budget / sizeof(u64);
+    emflow::materialize(
+        emflow::generate(n, [rng = std::mt19937_64(k)]() mutable { return rng(); }) |
+            emflow::tree_sort(std::less<u64>(), budget),
+        emflow::sink<u64>([&](u64 x) { c.add(x); }));
+    if (!c.ordered || c.n != n) throw std::runtime_error("tree sort gave a wrong result");
+    std::printf("tree_sort_rss,items=%llu,budget_mib=%zu,peak_rss_mib=%.1f\n",
+                static_cast<unsigned long long>(n), budget >> 20, peak_rss_mib());
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "rss") {
+        emflow::ensure_external_memory();
+        return rss_mode((argc > 2 ? std::stoul(argv[2]) : 16) << 20,
+                        argc > 3 ? std::stoul(argv[3]) : 4);
+    }
     const std::size_t budget = (argc > 1 ? std::stoul(argv[1]) : 16) << 20;
     const auto multiples = parse_list(argc > 2 ? argv[2] : "1,2,4,8,16");
     const std::size_t sweep = argc > 3 ? std::stoul(argv[3]) : 4;

@@ -16,8 +16,9 @@
 // reports every pair with key k at its time: one answer per pair, in insertion order, or one
 // answer with found == false.
 //
-// Memory: memory_bytes bounds the buffers (a chunk of requests sorted at once, m/4 blocks; reads
-// and writes in flight; the block being filled; the answers' head and tail). The tree's skeleton
+// Memory: memory_bytes bounds the buffers (the root's buffer, kept in RAM, a chunk of requests
+// sorted at once and its merge scratch, m/4 blocks each; reads and writes in flight; the
+// answers' head and tail). The tree's skeleton
 // (splitters and block lists, about 40 bytes per block of data) and the elements of one key
 // with requests in a chunk are outside. Errors: the comparator's or the disk's exceptions reach
 // the caller and leave the tree failed (every later call throws std::logic_error); its blocks

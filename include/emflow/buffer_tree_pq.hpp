@@ -5,8 +5,8 @@
 // The smallest items (in pop order) live in an in-memory heap, the rest in a buffer tree that
 // only sorts. A bound separates them: a push before the bound goes to the heap, any other into
 // the tree's root buffer. When the heap runs dry, the buffers on the path to the leftmost leaf
-// node are emptied and that node's items (at least a, at most b leaves, a quarter of the
-// budget at most) move to the heap; the next splitter on the path becomes the bound. A heap
+// node are emptied and that node's items (at least a, at most b leaves) move to the heap, again
+// until the heap is half full; the next splitter on the path becomes the bound. A heap
 // grown past its quarter of the budget by pushes before the bound gives its larger half back
 // to the tree (the bound moves down to the half's least item).
 //
@@ -109,8 +109,10 @@ public:
     //! Removes top().
     void pop() {
         top();
-        std::pop_heap(heap_.begin(), heap_.end(), cmp_);
-        heap_.pop_back();
+        guarded([&] {
+            std::pop_heap(heap_.begin(), heap_.end(), cmp_);
+            heap_.pop_back();
+        });
     }
     //! Replaces out with the next k items in pop order (fewer if the queue holds fewer).
     void bulk_pop(std::vector<T>& out, std::size_t k) {
@@ -132,13 +134,15 @@ public:
     }
 
 private:
-    //! An empty heap takes the leftmost leaf node of the tree (file comment).
+    //! An empty heap takes leftmost leaf nodes of the tree until it is half full (file comment):
+    //! one leaf node (b leaves of 3/4 of the budget) is less than half of its quarter, and each
+    //! refill empties the buffers on the leftmost path, so fewer, larger refills move less.
     void refill() {
         if (!heap_.empty() || tree_items_ == 0) return;
         std::vector<elem> items;
-        while (heap_.empty() && tree_items_ > 0) {
+        while ((heap_.empty() || heap_.size() < heap_capacity_ / 2) && tree_items_ > 0) {
             bounded_ = tree_->take_front(items, bound_);
-            heap_.reserve(items.size());
+            heap_.reserve(heap_.size() + items.size());
             for (const auto& e : items) heap_.push_back(e.key);
             tree_items_ -= items.size();
             items.clear();

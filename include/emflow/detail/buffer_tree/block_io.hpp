@@ -24,6 +24,7 @@ template <std::size_t RawBytes>
 struct stored_block {
     stxxl::BID<RawBytes> bid;
     std::uint32_t count = 0;
+    bool run_start = false;  //!< in a buffer: the first block of one sorted push
 };
 
 //! Returns the block to the block manager.

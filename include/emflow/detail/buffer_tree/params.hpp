@@ -18,8 +18,9 @@ namespace emflow::detail::buffer_tree {
 constexpr std::size_t minimum_memory(std::size_t block_bytes) { return 32 * block_bytes; }
 
 //! The sizes of a tree within memory bytes; fanout_max, fanout_min, buffer_blocks: 0 picks the
-//! default. Buffers of it (file comment of buffer_tree.hpp): a sorted chunk of m/4 blocks,
-//! m/8 reads and m/8 writes in flight, a few single blocks. Throws std::invalid_argument.
+//! default. Buffers of it (file comment of buffer_tree.hpp): the root's buffer in RAM, a sorted
+//! chunk and its merge scratch, m/4 blocks each, m/16 reads and m/16 writes in flight (and
+//! half as many of each for leaves), a few single blocks. Throws std::invalid_argument.
 inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
                                   std::size_t request_block_items, std::size_t fanout_max,
                                   std::size_t fanout_min, std::size_t buffer_blocks) {
@@ -34,7 +35,12 @@ inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
         throw std::invalid_argument("emflow: buffer tree fan-out (a, b) = (" + std::to_string(a) +
                                     ", " + std::to_string(b) + ") needs b >= 2a");
     const std::size_t buffer = buffer_blocks ? buffer_blocks : m / 2;
-    return {a, b, buffer, (m / 4) * request_block_items, m / 8, m / 8};
+    return {a,
+            b,
+            buffer,
+            (m / 4) * request_block_items,
+            std::max<std::size_t>(2, m / 16),
+            std::max<std::size_t>(2, m / 16)};
 }
 
 }  // namespace emflow::detail::buffer_tree
