@@ -2,7 +2,8 @@
 // tests/buffer_tree/pq_test.cpp: the buffer-tree priority queue against std::priority_queue:
 // random interleavings of push, pop and bulk_pop (min- and max-queues, duplicates), the PPQ
 // tests' workloads (push all then pop all, monotone time-forward pushes, one key repeated,
-// sorted and reversed input), under budgets small enough for several levels on disk; errors.
+// sorted and reversed input), under budgets small enough for several levels on disk; errors
+// (sizes, a throwing comparator, a full disk: a clear exception, no temp file left).
 #include <catch2/catch.hpp>
 
 #include <emflow/buffer_tree_pq.hpp>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "test_env.hpp"
+#include "throwing_less.hpp"
 
 namespace {
 
@@ -113,4 +115,44 @@ TEST_CASE("buffer tree PQ: errors", "[buffer_tree][pq][errors]") {
     std::vector<u64> out{1, 2};
     pq.bulk_pop(out, 10);
     CHECK(out.empty());
+}
+
+TEST_CASE("buffer tree PQ: a throwing comparator reaches the caller, no block left",
+          "[buffer_tree][pq][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    const u64 bad = 1000000007;
+    for (std::size_t bad_at : {std::size_t(10), std::size_t(150000)}) {
+        {
+            small_pq<emflow_test::throwing_less> pq(emflow_test::throwing_less{bad},
+                                                    {small_memory});
+            auto run = [&] {
+                for (std::size_t i = 0; i < 200000; ++i) {
+                    pq.push(i == bad_at ? bad : rng() % bad);
+                    if (i % 1000 == 999) pq.pop();
+                }
+                while (!pq.empty()) pq.pop();
+            };
+            CHECK_THROWS_WITH(run(), "comparator failed");
+            CHECK_THROWS_AS(pq.push(1), std::logic_error);
+        }
+        CHECK(dir.entries() == 0);
+    }
+}
+
+TEST_CASE("buffer tree PQ: a full disk reaches the caller as stxxl::io_error",
+          "[buffer_tree][pq][errors]") {
+    emflow::external_memory_options em;
+    em.disks = {emflow::disk_spec{4 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    {
+        small_pq<std::greater<u64>> pq(std::greater<u64>(), {small_memory});
+        auto fill = [&] {
+            for (u64 i = 0; i < (u64(1) << 20); ++i) pq.push(i * 7919 % 1000003);
+            while (!pq.empty()) pq.pop();
+        };
+        CHECK_THROWS_AS(fill(), stxxl::io_error);
+        CHECK_THROWS_AS(pq.push(1), std::logic_error);
+    }
+    CHECK(dir.entries() == 0);
 }

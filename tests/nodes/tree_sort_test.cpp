@@ -3,7 +3,7 @@
 // the sort node tests' element types (u64 by std::less, std::greater and plain comparators,
 // std::pair), duplicates and one repeated key, empty and one element, budgets small enough for
 // several levels; fed by split/async push; automatic memory in a run's budget; errors (budget,
-// throwing comparator).
+// throwing comparator, a full disk).
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
@@ -152,5 +152,19 @@ TEST_CASE("a throwing comparator in a tree sort reaches the caller without leaks
                                       std::back_inserter(out)),
                           "comparator failed");
     }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a full disk in a tree sort reaches the caller as stxxl::io_error, no file left",
+          "[tree_sort][errors]") {
+    emflow::external_memory_options em;
+    em.disks = {emflow::disk_spec{4 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    std::mt19937_64 rng(emflow_test::test_seed());
+    std::vector<u64> v(u64(1) << 20), out;  // 8 MiB of items on a 4 MiB disk
+    for (auto& x : v) x = rng();
+    CHECK_THROWS_AS(materialize(streamify(v) | tree_sort(std::less<u64>(), small_budget),
+                                std::back_inserter(out)),
+                    stxxl::io_error);
     CHECK(dir.entries() == 0);
 }
