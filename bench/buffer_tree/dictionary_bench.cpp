@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: BSL-1.0
-// bench/buffer_tree/dictionary_bench.cpp: the buffer tree as a batched dictionary. n inserts of
-// random (key, value) pairs, flush, then n mixed operations (half look-ups, a quarter inserts,
-// a quarter erases), flush, answers drained; n pairs fill k times the budget. Reports the
-// mixed phase's operations per second and its disk volume per operation against Arge's bound
-// (1/B) log_m(n/B) blocks. CSV on stdout.
+// bench/buffer_tree/dictionary_bench.cpp: the buffer tree as a batched dictionary against the
+// same operations done by sorting (sort_merge_dictionary.hpp). n inserts of random (key, value)
+// pairs, then n mixed operations (half look-ups, a quarter inserts, a quarter erases), all
+// answers delivered; n pairs fill k times the budget. The buffer tree: inserts, flush, mixed
+// operations, flush, answers drained. By sorting: the inserts sorted into a run, the mixed
+// operations sorted by (key, time) and merged with it (new run and answers written), as one
+// batch and as 4 batches (each merged with the whole set). Reports
+// each phase's time, the mixed phase's operations per second and its disk volume per operation
+// against Arge's bound (1/B) log_m(n/B) blocks. Both must give the same number of answers.
+// CSV on stdout.
 //
 //   dictionary_bench [budget_mib=16] [multiples=4,16]
+#include "sort_merge_dictionary.hpp"
+
 #include <emflow/buffer_tree.hpp>
 #include <emflow/external_memory.hpp>
 
@@ -15,12 +22,13 @@
 #include <cstdio>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace {
 
-using u64 = std::uint64_t;
+using dict_bench::u64;
 constexpr std::size_t block_bytes = std::size_t(64) << 10;
 using tree = emflow::buffer_tree<u64, u64, std::less<u64>, block_bytes>;
 
@@ -40,6 +48,92 @@ phase measure(F&& f) {
                    1048576.0};
 }
 
+//! The workload of one multiple: the same operations for both methods.
+struct workload {
+    std::size_t n;  //!< inserts, then mixed operations
+    u64 range;      //!< keys are below it
+    unsigned seed;  //!< of both phases' random numbers
+};
+
+//! One measured method.
+struct outcome {
+    phase inserts, mixed;
+    u64 answers;
+    std::size_t height;
+};
+
+outcome run_tree(const workload& w, std::size_t budget) {
+    std::mt19937_64 rng(w.seed);
+    emflow::buffer_tree_options opt;
+    opt.memory_bytes = budget;
+    tree t(std::less<u64>(), opt);
+    outcome r{};
+    r.inserts = measure([&] {
+        for (std::size_t i = 0; i < w.n; ++i) t.insert(rng() % w.range, i);
+        t.flush();
+    });
+    r.mixed = measure([&] {
+        for (std::size_t i = 0; i < w.n; ++i) {
+            const u64 key = rng() % w.range;
+            const unsigned what = rng() % 4;
+            if (what < 2)
+                t.lookup(key);
+            else if (what == 2)
+                t.insert(key, i);
+            else
+                t.erase(key);
+            if (t.answers_waiting() > (1u << 16))
+                for (; !t.empty(); t += t.batch_length()) r.answers += t.batch_length();
+        }
+        t.flush();
+        for (; !t.empty(); t += t.batch_length()) r.answers += t.batch_length();
+    });
+    r.height = t.stats().height;
+    return r;
+}
+
+//! The same operations by sorting, in `batches` batches (each sorted and merged with the whole
+//! set: the buffer tree answers as it goes, so fewer, larger batches flatter the sorting).
+outcome run_sort_merge(const workload& w, std::size_t budget, std::size_t batches) {
+    std::mt19937_64 rng(w.seed);
+    dict_bench::sort_merge_dictionary d(budget);
+    outcome r{};
+    r.inserts = measure([&] {
+        d.build(w.n, [&, i = u64(0)]() mutable {
+            return dict_bench::pair_kv{rng() % w.range, i++};
+        });
+    });
+    u64 time = 0;
+    auto next_op = [&] {
+        const u64 key = rng() % w.range;
+        const unsigned what = rng() % 4;
+        const auto kind = what < 2    ? dict_bench::op_kind::lookup
+                          : what == 2 ? dict_bench::op_kind::insert
+                                      : dict_bench::op_kind::erase;
+        const dict_bench::operation o{key, time, time, kind};
+        ++time;
+        return o;
+    };
+    r.mixed = measure([&] {
+        for (std::size_t b = 0; b < batches; ++b)
+            r.answers += d.apply(w.n * (b + 1) / batches - w.n * b / batches, next_op);
+    });
+    return r;
+}
+
+void row(const char* method, std::size_t k, std::size_t budget, const workload& w,
+         const outcome& r) {
+    const double big_b = double(block_bytes) / (2 * sizeof(u64) + 16);  // requests per block
+    const double m = double(budget) / block_bytes;
+    const double bound = std::log(double(w.n) / big_b) / std::log(m) / big_b;
+    const double per_op = r.mixed.mib_moved * 1048576.0 / block_bytes / double(w.n);
+    std::printf("%s,%zu,%zu,%zu,%.3f,%.3f,%.3f,%.1f,%.5f,%.5f,%.2f,%llu,%zu\n", method, k, w.n,
+                budget >> 20, r.inserts.seconds, r.mixed.seconds, w.n / r.mixed.seconds / 1e6,
+                r.mixed.mib_moved, per_op, bound, per_op / bound,
+                static_cast<unsigned long long>(r.answers), r.height);
+    std::fflush(stdout);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,44 +143,23 @@ int main(int argc, char** argv) {
     for (std::string item; std::getline(in, item, ',');) multiples.push_back(std::stoul(item));
     emflow::ensure_external_memory();
     std::printf(
-        "multiple,pairs,budget_mib,insert_seconds,mixed_seconds,mixed_mops_per_s,mixed_mib_moved,"
-        "blocks_per_op,bound_blocks_per_op,ratio_to_bound,answers,height\n");
+        "method,multiple,pairs,budget_mib,insert_seconds,mixed_seconds,mixed_mops_per_s,"
+        "mixed_mib_moved,blocks_per_op,bound_blocks_per_op,ratio_to_bound,answers,height\n");
     for (std::size_t k : multiples) {
         const std::size_t n = k * budget / (2 * sizeof(u64));
-        std::mt19937_64 rng(k);
-        emflow::buffer_tree_options opt;
-        opt.memory_bytes = budget;
-        tree t(std::less<u64>(), opt);
-        const u64 range = 2 * u64(n);
-        const phase ins = measure([&] {
-            for (std::size_t i = 0; i < n; ++i) t.insert(rng() % range, i);
-            t.flush();
-        });
-        std::uint64_t answers = 0;
-        const phase mixed = measure([&] {
-            for (std::size_t i = 0; i < n; ++i) {
-                const u64 key = rng() % range;
-                const unsigned what = rng() % 4;
-                if (what < 2)
-                    t.lookup(key);
-                else if (what == 2)
-                    t.insert(key, i);
-                else
-                    t.erase(key);
-                if (t.answers_waiting() > (1u << 16))
-                    for (; !t.empty(); t += t.batch_length()) answers += t.batch_length();
+        const workload w{n, 2 * u64(n), static_cast<unsigned>(k)};
+        const outcome t = run_tree(w, budget);
+        row("buffer_tree", k, budget, w, t);
+        for (std::size_t batches : {1, 4}) {
+            const outcome s = run_sort_merge(w, budget, batches);
+            row(batches == 1 ? "sort_merge" : "sort_merge_4_batches", k, budget, w, s);
+            if (s.answers != t.answers) {
+                std::fprintf(stderr,
+                             "dictionary_bench: %llu answers by sorting, %llu by the tree\n",
+                             static_cast<unsigned long long>(s.answers),
+                             static_cast<unsigned long long>(t.answers));
+                return 1;
             }
-            t.flush();
-            for (; !t.empty(); t += t.batch_length()) answers += t.batch_length();
-        });
-        const double big_b = double(block_bytes) / (2 * sizeof(u64) + 16);  // requests per block
-        const double m = double(budget) / block_bytes;
-        const double bound = std::log(double(n) / big_b) / std::log(m) / big_b;
-        const double per_op = mixed.mib_moved * 1048576.0 / block_bytes / double(n);
-        std::printf("%zu,%zu,%zu,%.3f,%.3f,%.3f,%.1f,%.5f,%.5f,%.2f,%llu,%zu\n", k, n, budget >> 20,
-                    ins.seconds, mixed.seconds, n / mixed.seconds / 1e6, mixed.mib_moved, per_op,
-                    bound, per_op / bound, static_cast<unsigned long long>(answers),
-                    t.stats().height);
-        std::fflush(stdout);
+        }
     }
 }
