@@ -26,6 +26,7 @@
 // glibc keeps freed memory otherwise.
 #pragma once
 
+#include <emflow/detail/allocator_tuning.hpp>
 #include <emflow/external_memory.hpp>
 #include <emflow/progress.hpp>
 
@@ -37,7 +38,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -307,22 +307,12 @@ public:
         for (auto& r : reports_) r.ph.end();
     }
 
-    //! Makes glibc return freed large buffers to the system at once (process-wide, once),
-    //! unless the process set its own mmap threshold (GLIBC_TUNABLES).
-    static void return_freed_memory_to_system() {
-        static const bool done = [] {
-            const char* t = std::getenv("GLIBC_TUNABLES");
-            if (t && std::strstr(t, "glibc.malloc.mmap_threshold=")) return false;
-            return ::mallopt(M_MMAP_THRESHOLD, int(mmap_threshold)) == 1;
-        }();
-        static_cast<void>(done);
-    }
+    //! Makes glibc return freed large buffers to the system at once: fixes its mmap threshold
+    //! as configure_external_memory() does (emflow/detail/allocator_tuning.hpp; the user's
+    //! MALLOC_MMAP_THRESHOLD_ or GLIBC_TUNABLES setting wins, EMFLOW_MALLOC_TUNING=off keeps
+    //! glibc's defaults).
+    static void return_freed_memory_to_system() { detail::tune_allocator(); }
 
-    //! Buffers from this size on are mmap-ed. Disk blocks (256 KiB) stay on the heap: mapping
-    //! each one costs the queue a fifth of its speed. A program whose memory is mostly many
-    //! small external sorts (whose blocks, freed by the thousand, fragment the heap) can map
-    //! them too with glibc.malloc.mmap_threshold=131072 in GLIBC_TUNABLES, as emflow-sa does.
-    static constexpr std::size_t mmap_threshold = std::size_t(1) << 20;
     //! A consumer's release from this size on trims the heap.
     static constexpr std::size_t trim_threshold = std::size_t(1) << 20;
 
