@@ -79,6 +79,13 @@ TEST_CASE("emflow-graph commands agree with Dijkstra, check proves their results
     CHECK(read_u64(dir / "r.bfs") == graph_test::dijkstra(g, 7, true));
     CHECK(run_tool(dir, "check r.emg r.bfs --source 7 --bfs").code == 0);
     CHECK(run_tool(dir, "check r.emg r.bfs --source 7").code == 3);
+    for (const char* c : {"sssp r.emg --source 7 -o r.dist", "bfs r.emg --source 7 -o r.bfs"})
+        REQUIRE(run_tool(dir, std::string(c) + " --parents r.par -q").code == 0);
+    CHECK(read_u64(dir / "r.par").size() == 3000);
+    run_result pc = run_tool(dir, "check r.emg r.bfs --source 7 --bfs --parents r.par");
+    CHECK(pc.code == 0);
+    CHECK_THAT(pc.stderr_, Catch::Contains("distances and parents correct"));
+    CHECK(run_tool(dir, "check r.emg r.dist --source 7 --parents r.par -q").code == 3);
     run_result info = run_tool(dir, "info r.emg");
     CHECK_THAT(info.stdout_,
                Catch::Contains("vertices 3000") && Catch::Contains("coordinates yes"));

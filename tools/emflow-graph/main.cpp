@@ -19,14 +19,12 @@
 #include <system_error>
 #include <vector>
 
-char emflow_graph::partial_output[4096];
-
 namespace {
 
 using namespace emflow_graph;
 
 extern "C" void on_interrupt(int sig) {
-    if (partial_output[0]) ::unlink(partial_output);
+    // the outputs have no name until complete (O_TMPFILE): nothing to remove
     const char msg[] = "emflow-graph: interrupted, no output written\n";
     ssize_t ignored = ::write(2, msg, sizeof msg - 1);
     (void)ignored;

@@ -17,6 +17,7 @@ struct options {
     std::vector<std::string> inputs;  //!< the positional arguments after the command
     std::string output;               //!< -o OUT
     std::string coordinates;          //!< --co FILE (import dimacs)
+    std::string parents;              //!< --parents FILE (sssp, bfs, astar: write; check: check)
     std::uint64_t source = 0, target = 0;               //!< --source, --target
     bool has_target = false;                            //!< --target given
     bool has_source = false;                            //!< --source given
@@ -48,13 +49,16 @@ Usage:
   emflow-graph sssp GRAPH --source S -o DIST [--delta K]       shortest-path distances
   emflow-graph bfs GRAPH --source S -o DIST                    hop distances
   emflow-graph astar GRAPH --source S --target T               the distance from S to T
-  emflow-graph check GRAPH DIST --source S [--bfs]             prove DIST right
+  emflow-graph check GRAPH DIST --source S [--bfs] [--parents P]  prove DIST (and P) right
   emflow-graph info GRAPH                                      counts and flags
   emflow-graph --help
 
 GRAPH is emflow's CSR graph file. Vertex ids are 0-based everywhere (DIMACS vertex k is vertex
-k-1). DIST holds one little-endian u64 per vertex, 18446744073709551615 if unreachable. Every
-output is written under OUT.tmp and renamed when complete.
+k-1). DIST holds one little-endian u64 per vertex, 18446744073709551615 if unreachable. A
+parent file (--parents) holds one u64 per vertex too: the tail of the last edge of a shortest
+path to it (d(v) = d(p) + w), 18446744073709551615 for the source and unreachable vertices.
+Every output is written unnamed (O_TMPFILE) and linked in place when complete: nothing is left
+after any kill (file systems without O_TMPFILE: a hidden name, left after SIGKILL).
 
 Options:
   -o, --output OUT        the graph (generate, import) or distance file (sssp, bfs) to write
@@ -72,6 +76,7 @@ Options:
   --undirected            (generate, import) every edge in both directions
   --drop-self-loops       (generate, import) leave out edges (v, v)
   --drop-parallel         (generate, import) keep only the lightest of parallel edges
+  --parents FILE          (sssp, bfs, astar) also write the parents; (check) check them too
   --bfs                   (check) the distances are hop counts
   --memory SIZE           memory budget, e.g. 512MiB, 1GiB (default 1GiB); the searches hold
                           9 bytes per vertex in it (A*: 25)
@@ -116,6 +121,8 @@ inline options parse_args(const std::vector<std::string>& args) {
             return o;
         } else if (a == "-o" || a == "--output") {
             o.output = value(i);
+        } else if (a == "--parents") {
+            o.parents = value(i);
         } else if (a == "--co") {
             o.coordinates = value(i);
         } else if (a == "--source") {

@@ -48,16 +48,18 @@ inline void expect_readable(const std::string& path) {
         throw tool_error(exit_input, path + ": " + std::strerror(errno));
 }
 
-//! Exit 2 without -o; exit 5 if OUT's directory is not writable. Marks OUT.tmp for the
-//! interrupt handler.
-inline void expect_output(const options& o) {
-    if (o.output.empty()) throw usage_error(o.command + " needs -o OUT");
-    std::filesystem::path dir = std::filesystem::path(o.output).parent_path();
+//! Exit 5 if the directory of the output path is not writable.
+inline void expect_writable(const std::string& path) {
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
     if (dir.empty()) dir = ".";
     if (::access(dir.c_str(), W_OK) != 0)
         throw tool_error(exit_output, dir.string() + ": not a writable directory");
-    const std::string tmp = o.output + ".tmp";
-    std::snprintf(partial_output, sizeof partial_output, "%s", tmp.c_str());
+}
+
+//! Exit 2 without -o; exit 5 if OUT's directory is not writable.
+inline void expect_output(const options& o) {
+    if (o.output.empty()) throw usage_error(o.command + " needs -o OUT");
+    expect_writable(o.output);
 }
 
 //! Configures the temporary disk; an unusable directory is an output error.
@@ -155,6 +157,7 @@ inline graph::search_options search_opts(const options& o, const stopwatch& w) {
     s.memory_bytes = o.memory_bytes;
     s.threads = o.threads;
     s.log_delta = o.log_delta;
+    s.parents = !o.parents.empty();
     if (o.quiet) return s;
     s.on_round = [&w, last = 0.0](const graph::search_stats& st) mutable {
         if (w.seconds() < last + 1) return;
@@ -199,6 +202,7 @@ inline int run_search(const options& o) {
     const bool astar = o.command == "astar";
     if (astar && !o.has_target) throw usage_error("astar needs --target T");
     if (!astar) expect_output(o);
+    if (!o.parents.empty()) expect_writable(o.parents);
     configure_disks(o);
     stopwatch w;
     graph::search_options s = search_opts(o, w);
@@ -217,6 +221,7 @@ inline int run_search(const options& o) {
     } else {
         graph::write_distances(o.output, r.distance);
     }
+    if (!o.parents.empty()) graph::write_parents(o.parents, r.parent);
     summarize_search(o, r.stats, w);
     return exit_ok;
 }
@@ -226,14 +231,17 @@ inline int run_check(const options& o) {
     expect_source(o);
     expect_readable(o.inputs[0]);
     expect_readable(o.inputs[1]);
+    if (!o.parents.empty()) expect_readable(o.parents);
     configure_disks(o);
     stopwatch w;
     graph::check_result r = as_input_error([&] {
         return graph::check_distances(o.inputs[0], o.inputs[1], o.source, o.unit_weights,
-                                      std::max<std::uint64_t>(o.memory_bytes, 8 << 20));
+                                      std::max<std::uint64_t>(o.memory_bytes, 8 << 20), o.parents);
     });
     if (!r.ok) throw tool_error(exit_check_failed, "wrong distances: " + r.reason);
-    if (!o.quiet) std::fprintf(stderr, "emflow-graph: distances correct (%.2f s)\n", w.seconds());
+    if (!o.quiet)
+        std::fprintf(stderr, "emflow-graph: distances%s correct (%.2f s)\n",
+                     o.parents.empty() ? "" : " and parents", w.seconds());
     return exit_ok;
 }
 

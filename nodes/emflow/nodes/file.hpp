@@ -26,6 +26,7 @@
 #include <emflow/external_memory.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+#include <emflow/nodes/detail/unnamed_file.hpp>
 #include <emflow/nodes/pull_base.hpp>
 
 #include <stxxl/bits/io/syscall_file.h>
@@ -40,11 +41,9 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <new>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -92,32 +91,6 @@ private:
     std::unique_ptr<T, deleter> data_;
     std::size_t size_ = 0;
 };
-
-//! "cannot <what> '<path>': <OS error>" as a std::system_error.
-inline std::system_error file_error(const std::string& what, const std::string& path, int err) {
-    return std::system_error(err, std::generic_category(), "cannot " + what + " '" + path + "'");
-}
-
-//! The permission bits of a file written to target: the target's own if it exists (replacing
-//! a file keeps its mode), else those of a newly created file, 0666 less the process's umask
-//! (read from /proc: umask() reads it only by setting it, racing other threads' file creation;
-//! 0022 assumed where /proc does not tell).
-inline mode_t output_mode(const std::string& target) {
-    struct stat st {};
-    if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
-    mode_t mask = 022;
-    if (std::FILE* f = std::fopen("/proc/self/status", "r")) {
-        char line[256];
-        unsigned m = 0;
-        while (std::fgets(line, sizeof line, f))
-            if (std::sscanf(line, "Umask: %o", &m) == 1) {
-                mask = mode_t(m);
-                break;
-            }
-        std::fclose(f);
-    }
-    return 0666 & ~mask;
-}
 
 }  // namespace detail
 
@@ -269,7 +242,7 @@ public:
     using value_type = T;  //!< element type
 
     //! Will write path (nothing happens before open() or start()).
-    explicit file_sink(std::string path) : path_(std::move(path)) {}
+    explicit file_sink(std::string path) : out_(std::move(path)) {}
     file_sink(const file_sink&) = delete;
     file_sink& operator=(const file_sink&) = delete;
     //! Removes the temporary file unless committed; a complete output lost so is reported on
@@ -280,8 +253,6 @@ public:
         } catch (...) {  // the run already failed or the error was reported by push_stop()
         }
         file_.reset();
-        if (tail_fd_ >= 0) ::close(tail_fd_);
-        if (!tmp_.empty() && !committed_) ::unlink(tmp_.c_str());
         if (stopped_ && !committed_ && !settled_ && std::uncaught_exceptions() <= unwinding_)
             report_lost();
     }
@@ -290,29 +261,8 @@ public:
     //! std::system_error naming the directory when it cannot be created.
     void open() {
         if (file_) return;
-        const std::string dir = directory();
-#ifdef O_TMPFILE
-        int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-#else
-        int fd = -1;
-        errno = EOPNOTSUPP;
-#endif
-        if (fd < 0 && errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
-            throw detail::file_error("create a file in", dir, errno);
-        std::string io_path;  // the name STXXL opens the file by
-        if (fd >= 0) {
-            io_path = "/proc/self/fd/" + std::to_string(fd);
-        } else {  // no O_TMPFILE here: a hidden name, left behind by a SIGKILL
-            std::string templ = hidden_name();
-            fd = ::mkstemp(templ.data());
-            if (fd < 0) throw detail::file_error("create a file in", dir, errno);
-            io_path = tmp_ = templ;
-        }
-        tail_fd_ = fd;
-        // created 0600; the output gets the mode any other program's output would
-        if (::fchmod(fd, detail::output_mode(path_)) != 0)
-            throw detail::file_error("set the permissions of", shown_name(), errno);
-        file_ = std::make_unique<stxxl::syscall_file>(io_path,
+        out_.open();
+        file_ = std::make_unique<stxxl::syscall_file>(out_.io_path(),
                                                       stxxl::file::RDWR | stxxl::file::NO_LOCK);
     }
     //! Opens the file if open() was not called, declares and allocates the buffers.
@@ -341,8 +291,8 @@ public:
         const auto* p = reinterpret_cast<const char*>(slots_[cur_].data.data());
         const std::size_t bytes = fill_ * sizeof(T);  // the unaligned tail: written at once
         for (std::size_t done = 0; done < bytes;) {
-            ssize_t rc = ::pwrite(tail_fd_, p + done, bytes - done, off_t(offset_ + done));
-            if (rc < 0) throw detail::file_error("write", tmp_, errno);
+            ssize_t rc = ::pwrite(out_.fd(), p + done, bytes - done, off_t(offset_ + done));
+            if (rc < 0) throw detail::file_error("write", out_.shown_name(), errno);
             done += std::size_t(rc);
         }
         offset_ += bytes;
@@ -354,19 +304,14 @@ public:
         if (!stopped_) throw std::logic_error("emflow: file_sink::commit() before push_stop()");
         settled_ = true;  // a commit that throws reports itself
         file_.reset();
-        if (::fsync(tail_fd_) != 0) throw detail::file_error("write", shown_name(), errno);
-        if (tmp_.empty()) {
-            link_into_place();
-        } else if (::rename(tmp_.c_str(), path_.c_str()) != 0) {
-            throw detail::file_error("rename '" + tmp_ + "' to", path_, errno);
-        }
+        out_.commit();
         committed_ = true;
     }
     //! Drops the output on purpose: the destructor removes it without a report.
     void discard() { settled_ = true; }
     //! The temporary file's path: empty before open(), and while the file has no name (where
     //! O_TMPFILE works: nothing to remove after an interruption).
-    const std::string& temporary_path() const { return tmp_; }
+    const std::string& temporary_path() const { return out_.temporary_path(); }
     //! Elements written so far.
     std::uint64_t size() const { return (offset_ / sizeof(T)) + fill_; }
 
@@ -397,64 +342,10 @@ private:
         }
     }
 
-    //! The target's directory.
-    std::string directory() const {
-        const std::filesystem::path target(path_);
-        return target.has_parent_path() ? target.parent_path().string() : ".";
-    }
-    //! A hidden name next to the target, ending in XXXXXX (for mkstemp).
-    std::string hidden_name() const {
-        const std::filesystem::path target(path_);
-        return (std::filesystem::path(directory()) /
-                ("." + target.filename().string() + ".emflow-XXXXXX"))
-            .string();
-    }
-    //! The file as named in error messages.
-    std::string shown_name() const { return tmp_.empty() ? "the new " + path_ : tmp_; }
-
-    //! Gives the unnamed file the name `to`; returns 0 or the errno. Through /proc (any user
-    //! may link a file it opened), else AT_EMPTY_PATH (needs CAP_DAC_READ_SEARCH).
-    int link_as(const std::string& to) const {
-        const std::string proc = "/proc/self/fd/" + std::to_string(tail_fd_);
-        if (::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, to.c_str(), AT_SYMLINK_FOLLOW) == 0)
-            return 0;
-        const int err = errno;
-#ifdef AT_EMPTY_PATH
-        if (err != ENOENT || ::access("/proc/self/fd", F_OK) == 0) return err;
-        return ::linkat(tail_fd_, "", AT_FDCWD, to.c_str(), AT_EMPTY_PATH) == 0 ? 0 : errno;
-#else
-        return err;
-#endif
-    }
-    //! Links the unnamed file as path_; over an existing file by a link under a hidden name
-    //! and a rename (atomic: readers see the old file or the new one).
-    void link_into_place() {
-        int err = link_as(path_);
-        if (err == 0) return;
-        if (err != EEXIST) throw detail::file_error("link the new file as", path_, err);
-        std::random_device seed;
-        std::mt19937_64 rng(seed());
-        for (int attempt = 0; attempt < 100; ++attempt) {
-            std::string name = hidden_name();
-            for (std::size_t i = name.size() - 6; i < name.size(); ++i)
-                name[i] = "0123456789abcdefghijklmnopqrstuvwxyz"[rng() % 36];
-            err = link_as(name);
-            if (err == EEXIST) continue;
-            if (err != 0) throw detail::file_error("link the new file in", directory(), err);
-            if (::rename(name.c_str(), path_.c_str()) != 0) {
-                err = errno;
-                ::unlink(name.c_str());
-                throw detail::file_error("rename '" + name + "' to", path_, err);
-            }
-            return;
-        }
-        throw detail::file_error("link the new file in", directory(), EEXIST);
-    }
-
     //! A complete output destroyed uncommitted: said on stderr (never throws).
     void report_lost() const noexcept {
         try {
-            std::cerr << "emflow: file_sink of '" << path_
+            std::cerr << "emflow: file_sink of '" << out_.path()
                       << "' destroyed without commit(): its complete output of " << size()
                       << " elements is lost (call commit() to keep it, discard() to drop it)"
                       << std::endl;
@@ -462,9 +353,8 @@ private:
         }
     }
 
-    std::string path_, tmp_;
-    std::unique_ptr<stxxl::syscall_file> file_;
-    int tail_fd_ = -1;  // from O_TMPFILE or mkstemp; writes the unaligned tail
+    detail::unnamed_file out_;                   // the descriptor writes the unaligned tail
+    std::unique_ptr<stxxl::syscall_file> file_;  // after out_: closed before it
     slot slots_[2];
     std::size_t cur_ = 0, fill_ = 0;
     std::uint64_t offset_ = 0;

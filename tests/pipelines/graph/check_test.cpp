@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/pipelines/graph/check_test.cpp: the external checker accepts the searches' distances
-// and rejects a distance array with one entry changed.
+// and parents, and rejects a distance or parent array with one entry changed.
 #include <emflow/pipelines/graph/check.hpp>
 #include <emflow/pipelines/graph/distances.hpp>
 #include <emflow/pipelines/graph/generate.hpp>
@@ -59,4 +59,43 @@ TEST_CASE("the checker accepts shortest distances and rejects one changed entry"
     }
     write_distances(d, std::vector<std::uint64_t>(4999, 0));
     CHECK_THAT(check_distances(g, d, s).reason, Catch::Contains("expected 40000"));
+}
+
+TEST_CASE("the checker accepts the searches' parents and rejects one changed parent", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    o.weight_divisor = 16;  // zero weights: ties between parents
+    generate_uniform(path_of("p.emg"), 4000, 9000, o);
+    const std::string g = path_of("p.emg"), d = path_of("p.dist"), p = path_of("p.par");
+    search_options so;
+    so.memory_bytes = std::uint64_t(24) << 20;
+    so.threads = 2;
+    so.parents = true;
+    const search_result r = sssp(g, 3, so);
+    write_distances(d, r.distance);
+    write_parents(p, r.parent);
+    CHECK(check_distances(g, d, 3, false, 8 << 20, p).ok);
+    const std::vector<std::uint64_t> good = read_distances(p);
+    std::uint32_t reached = 0, lost = 0;
+    while (r.distance[++reached] == unreached || reached == 3) {
+    }
+    while (r.distance[lost] != unreached) ++lost;
+    struct change {
+        std::uint32_t v;
+        std::uint64_t to;
+        const char* says;
+    };
+    const std::uint64_t wrong = good[reached] == 0 ? 1 : 0;  // some other vertex
+    for (const change& c : {change{reached, no_parent_u64, "no parent given"},
+                            change{reached, wrong, "not the tail of a tight in-edge"},
+                            change{lost, 5, "an unreached vertex"}, change{3, 5, "the source"}}) {
+        INFO(c.says);
+        auto bad = good;
+        bad[c.v] = c.to;
+        write_distances(p, bad);  // the same format
+        check_result cr = check_distances(g, d, 3, false, 8 << 20, p);
+        CHECK(!cr.ok);
+        // the wrong tail may by chance be a tight one: then the check is right to accept
+        if (c.to != wrong || !cr.ok) CHECK_THAT(cr.reason, Catch::Contains(c.says));
+    }
 }

@@ -43,6 +43,32 @@ void check_sssp(const std::string& g, std::uint32_t s) {
     }
 }
 
+//! The parents of r (from s) name a tight in-edge of every reached v != s, none for s and the
+//! unreached, and lead back to s (a tree). unit: hop counts.
+void check_parents(const graph_test::ram_graph& g, const search_result& r, std::uint32_t s,
+                   bool unit = false) {
+    REQUIRE(r.parent.size() == g.h.vertices);
+    CHECK(r.parent[s] == no_parent);
+    for (std::uint32_t v = 0; v < g.h.vertices; ++v) {
+        if (v == s) continue;
+        const std::uint32_t p = r.parent[v];
+        if (r.distance[v] == unreached) {
+            CHECK(p == no_parent);
+            continue;
+        }
+        INFO("vertex " << v << " parent " << p);
+        REQUIRE(p < g.h.vertices);
+        bool tight = false;
+        for (std::uint64_t k = g.offsets[p]; k < g.offsets[p + 1]; ++k)
+            tight |=
+                g.targets[k] == v && r.distance[p] + (unit ? 1 : g.weights[k]) == r.distance[v];
+        CHECK(tight);
+        std::uint64_t steps = 0;
+        for (std::uint32_t u = v; u != s && steps <= g.h.vertices; u = r.parent[u]) ++steps;
+        CHECK(steps <= g.h.vertices);
+    }
+}
+
 }  // namespace
 
 TEST_CASE("SSSP equals Dijkstra on kron, uniform and road-like graphs in every Δ mode", "[graph]") {
@@ -84,6 +110,38 @@ TEST_CASE("a queue spilling to disk gives the same distances", "[graph]") {
     search_result r = sssp(path_of("big.emg"), 0, s);
     CHECK(r.distance == expect);
     CHECK(r.stats.queue_bytes_io > 0);
+    CHECK(r.stats.bytes_read > 0);  // through the windows: the edges do not fit the budget
+}
+
+TEST_CASE("parents form a shortest-path tree in SSSP, BFS and A-star", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    o.weight_divisor = 32;  // zero weights: zero-weight cycles must not make parent cycles
+    generate_kron(path_of("pk.emg"), 11, 8, o);
+    const graph_test::ram_graph k = graph_test::load(path_of("pk.emg"));
+    for (int d : {-1, 0, 6}) {
+        INFO("log_delta " << d);
+        search_options so = small_budget(d);
+        so.parents = true;
+        const search_result r = sssp(path_of("pk.emg"), 1, so);
+        CHECK(r.distance == graph_test::dijkstra(k, 1));
+        check_parents(k, r, 1);
+        // the budget holds the edges: read once
+        CHECK(r.stats.bytes_read == read_header(path_of("pk.emg")).coordinates_at() - 128);
+    }
+    search_options so = small_budget(-1);
+    so.parents = true;
+    check_parents(k, bfs(path_of("pk.emg"), 1, so), 1, true);
+    CHECK(sssp(path_of("pk.emg"), 1, small_budget(-1)).parent.empty());
+    o.weight_divisor = 1;
+    generate_road(path_of("pr.emg"), 3000, o);
+    const graph_test::ram_graph rg = graph_test::load(path_of("pr.emg"));
+    const search_result a = astar(path_of("pr.emg"), 0, 2999, so);
+    for (std::uint32_t v = 2999; v != 0; v = a.parent[v]) {  // the path to the target is exact
+        REQUIRE(a.parent[v] != no_parent);
+        CHECK(a.distance[v] >= a.distance[a.parent[v]]);
+    }
+    CHECK(a.distance[2999] == graph_test::dijkstra(rg, 0)[2999]);
 }
 
 TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fewer vertices",

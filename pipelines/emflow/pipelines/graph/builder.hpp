@@ -7,11 +7,11 @@
 #include <emflow/external_memory.hpp>
 #include <emflow/nodes/sorted_runs.hpp>
 #include <emflow/pipelines/graph/detail/edge_order.hpp>
+#include <emflow/pipelines/graph/detail/output_file.hpp>
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 
 #include <cstdint>
-#include <cstdio>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -70,20 +70,14 @@ public:
     //! Edges added so far (both directions counted).
     std::uint64_t edges_added() const { return sorter_->size(); }
 
-    //! Sorts the edges and writes the graph to path (under path + ".tmp", renamed when
-    //! complete; removed on failure); returns its header.
+    //! Sorts the edges and writes the graph to path (into a file without a name, linked
+    //! into place when complete: a failure or a kill leaves nothing); returns its header.
     graph_header finish(const std::string& path) {
-        const std::string tmp = path + ".tmp";
-        try {
-            graph_header h = write(tmp);
-            if (std::rename(tmp.c_str(), path.c_str()) != 0)
-                throw std::runtime_error("cannot rename " + tmp + " to " + path);
-            return h;
-        } catch (...) {
-            std::remove(tmp.c_str());
-            std::remove((tmp + ".weights").c_str());
-            throw;
-        }
+        detail::output_file out(path);
+        detail::output_file weights(path + ".weights");  // scratch: never committed
+        graph_header h = write(out.file(), weights.file());
+        out.commit();
+        return h;
     }
 
 private:
@@ -91,7 +85,7 @@ private:
         if (std::uint64_t(v) + 1 > vertices_) vertices_ = std::uint64_t(v) + 1;
     }
 
-    graph_header write(const std::string& tmp) {
+    graph_header write(detail::posix_file& out, detail::posix_file& weights) {
         graph_header h;
         std::memcpy(h.magic, format_magic, sizeof h.magic);
         h.version = format_version;
@@ -99,9 +93,6 @@ private:
         h.flags = (opt_.weighted ? std::uint32_t(flag_weights) : 0u) |
                   (has_coords_ ? std::uint32_t(flag_coordinates) : 0u) |
                   (opt_.undirected ? std::uint32_t(flag_undirected) : 0u);
-        detail::posix_file out(tmp, detail::posix_file::create);
-        detail::posix_file weights(tmp + ".weights", detail::posix_file::create);
-        std::remove((tmp + ".weights").c_str());  // unlinked: gone with the descriptor
         write_edges(h, out, weights);
         append_weights(h, out, weights);
         append_coordinates(h, out);

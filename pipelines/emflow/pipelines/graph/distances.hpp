@@ -1,35 +1,39 @@
 // SPDX-License-Identifier: BSL-1.0
-// emflow/pipelines/graph/distances.hpp: distance files (one little-endian u64 per vertex,
-// unreached = 2^64-1), written under a temporary name and renamed when complete.
+// emflow/pipelines/graph/distances.hpp: distance and parent files (one little-endian u64 per
+// vertex; unreached, and no parent, are 2^64-1), written into a file without a name that is
+// linked into place when complete (a failure or a kill leaves nothing).
 #pragma once
 
+#include <emflow/pipelines/graph/detail/output_file.hpp>
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
+#include <emflow/pipelines/graph/search_options.hpp>
 
 #include <cstdint>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace emflow::pipelines::graph {
 
-//! Writes d to path (through path + ".tmp", removed on failure).
+//! Writes d to path.
 inline void write_distances(const std::string& path, const std::vector<std::uint64_t>& d) {
-    const std::string tmp = path + ".tmp";
-    try {
-        {
-            detail::posix_file f(tmp, detail::posix_file::create);
-            f.write_at(0, d.data(), d.size() * sizeof(std::uint64_t));
-        }
-        if (std::rename(tmp.c_str(), path.c_str()) != 0)
-            throw std::runtime_error("cannot rename " + tmp + " to " + path);
-    } catch (...) {
-        std::remove(tmp.c_str());
-        throw;
-    }
+    detail::output_file out(path);
+    out.file().write_at(0, d.data(), d.size() * sizeof(std::uint64_t));
+    out.commit();
 }
 
-//! Reads the distance file at path (into RAM).
+//! Writes the parents p (no_parent for none) to path as u64s, 2^64-1 for none.
+inline void write_parents(const std::string& path, const std::vector<std::uint32_t>& p) {
+    detail::output_file out(path);
+    {
+        detail::buffered_writer w(out.file(), 0);
+        for (const std::uint32_t x : p) w.put(x == no_parent ? no_parent_u64 : std::uint64_t(x));
+        w.flush();
+    }
+    out.commit();
+}
+
+//! Reads the file of u64s (distances or parents) at path into RAM.
 inline std::vector<std::uint64_t> read_distances(const std::string& path) {
     detail::posix_file f(path, detail::posix_file::read_only);
     const std::uint64_t size = f.size();

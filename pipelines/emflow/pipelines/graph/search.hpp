@@ -116,7 +116,8 @@ inline search_result astar(const std::string& path, std::uint32_t source, std::u
     const graph_header h = read_header(path);
     detail::check_vertex(h, source, "source");
     detail::check_vertex(h, target, "target");
-    const std::uint64_t need = search_memory_needed(h, true, opt.threads ? opt.threads : 1);
+    const std::uint64_t need =
+        search_memory_needed(h, true, opt.threads ? opt.threads : 1, opt.parents);
     if (opt.memory_bytes < need)  // before the coordinates are read
         throw config_error("a graph of " + std::to_string(h.vertices) +
                            " vertices needs a memory budget of at least " +

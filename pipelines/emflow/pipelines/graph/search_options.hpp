@@ -15,6 +15,10 @@ namespace emflow::pipelines::graph {
 
 //! The distance of an unreached vertex.
 inline constexpr std::uint64_t unreached = std::numeric_limits<std::uint64_t>::max();
+//! In search_result::parent: the source's and an unreached vertex's parent.
+inline constexpr std::uint32_t no_parent = std::numeric_limits<std::uint32_t>::max();
+//! In a parent file (u64 per vertex): no parent.
+inline constexpr std::uint64_t no_parent_u64 = std::numeric_limits<std::uint64_t>::max();
 
 //! Counters of a search, also passed to the progress callback after every round.
 struct search_stats {
@@ -45,6 +49,8 @@ struct search_options {
     //! log2 Δ fixed to this value; negative: adaptive (PMOD's rule, from a start derived from
     //! the weights). BFS always uses 0.
     int log_delta = -1;
+    //! Also compute search_result::parent (4 more bytes per vertex in the budget).
+    bool parents = false;
     //! Called after every round with the counters so far (may be empty).
     std::function<void(const search_stats&)> on_round;
 };
@@ -54,14 +60,21 @@ struct search_result {
     //! Per vertex: its distance from the source (unreached if none). A*: exact for the target
     //! and every vertex on its shortest path; an upper bound elsewhere.
     std::vector<std::uint64_t> distance;
+    //! With search_options::parents, per vertex: the tail of its last edge on a shortest path
+    //! found, an edge (parent[v], v) with distance[v] = distance[parent[v]] + weight; no_parent
+    //! for the source and unreached vertices (A*: valid where distance is exact). The parents
+    //! form a tree: a vertex's parent was settled before it. Empty without parents.
+    std::vector<std::uint32_t> parent;
     search_stats stats;  //!< the counters at the end
 };
 
 //! RAM a search of a graph with header h needs besides its queue: the distance array and an
-//! expanded flag per vertex (and for A* the coordinates), read windows for threads threads, and a
-//! minimal bulk and queue.
-inline std::uint64_t search_memory_needed(const graph_header& h, bool astar, unsigned threads) {
-    const std::uint64_t vertex = 9 * h.vertices + (astar ? 16 * h.vertices : 0);
+//! expanded flag per vertex (and for A* the coordinates, with parents a parent), read windows
+//! for threads threads, and a minimal bulk and queue.
+inline std::uint64_t search_memory_needed(const graph_header& h, bool astar, unsigned threads,
+                                          bool parents = false) {
+    const std::uint64_t vertex =
+        (9 + (astar ? 16 : 0) + (parents ? 4 : 0)) * std::uint64_t(h.vertices);
     return vertex + std::uint64_t(threads) * (1 << 20) + (std::uint64_t(8) << 20);
 }
 

@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace emflow::pipelines::graph::detail {
@@ -28,6 +29,10 @@ public:
         fd_ = m == read_only ? ::open(path.c_str(), O_RDONLY | O_CLOEXEC)
                              : ::open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         if (fd_ < 0) throw std::system_error(errno, std::generic_category(), path);
+    }
+    //! Takes over the descriptor fd (closed at destruction), named name in errors.
+    posix_file(int fd, std::string name) : path_(std::move(name)), fd_(fd) {
+        if (fd_ < 0) throw std::system_error(errno, std::generic_category(), path_);
     }
     ~posix_file() {
         if (fd_ >= 0) ::close(fd_);

@@ -3,7 +3,10 @@
 // bulk-parallel queue. Each round pops the bulk of items before (min key + Δ) with
 // bulk_pop_limit, drops stale items against the in-RAM distance array, sorts the rest by vertex
 // (so the graph file is read forward), and relaxes their out-edges in OpenMP threads with an
-// atomic min, each thread bulk-pushing the improved vertices under its own id. Δ follows
+// atomic min, each thread bulk-pushing the improved vertices under its own id (each item names
+// the vertex that pushed it: the parent, recorded when the item settles its vertex). The edges
+// are read into RAM once if they fit half the budget left after the vertex arrays, else
+// through per-thread windows in vertex order. Δ follows
 // delta_rule after every round. With a target, the loop ends once the smallest key is no
 // smaller than the target's distance (keys are lower bounds: the heuristic never overestimates).
 #pragma once
@@ -54,17 +57,21 @@ public:
           unit_(unit_weights),
           threads_(opt.threads ? opt.threads : unsigned(std::max(1, omp_get_max_threads()))),
           rule_(opt.log_delta >= 0 ? opt.log_delta : start_lmf, opt.log_delta >= 0) {
-        const std::uint64_t need = search_memory_needed(h, astar, threads_);
+        const std::uint64_t need = search_memory_needed(h, astar, threads_, opt.parents);
         if (opt.memory_bytes < need)
             throw config_error("a graph of " + std::to_string(h.vertices) +
                                " vertices needs a memory budget of at least " +
                                std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
         // The minimal bulk and queue counted in need are part of the rest.
         const std::uint64_t rest = opt.memory_bytes - (need - (std::uint64_t(8) << 20));
-        bulk_cap_ = std::max<std::uint64_t>(65536, rest / 8 / sizeof(queue_item));
-        queue_bytes_ = rest - bulk_cap_ * sizeof(queue_item);
-        for (unsigned t = 0; t < threads_; ++t)
-            readers_.push_back(std::make_unique<csr_reader>(file_, h_, std::size_t(256) << 10));
+        std::uint64_t graph_bytes = csr_image::bytes_of(h);
+        if (graph_bytes > rest / 2) graph_bytes = 0;  // read through windows instead
+        bulk_cap_ = std::max<std::uint64_t>(65536, (rest - graph_bytes) / 8 / sizeof(queue_item));
+        queue_bytes_ = rest - graph_bytes - bulk_cap_ * sizeof(queue_item);
+        resident_ = graph_bytes > 0;
+        if (!resident_)
+            for (unsigned t = 0; t < threads_; ++t)
+                readers_.push_back(std::make_unique<csr_reader>(file_, h_, std::size_t(256) << 10));
     }
 
     //! Runs from source (to target if given) and returns distances and counters.
@@ -79,7 +86,10 @@ public:
         dist_ = r.distance.data();
         dist_[source] = 0;
         expanded_.assign(h_.vertices, 0);
-        pq.push({heuristic_(source), source});
+        if (opt_.parents) r.parent.assign(h_.vertices, no_parent);
+        parent_ = opt_.parents ? r.parent.data() : nullptr;
+        if (resident_) image_.emplace(file_, h_);
+        pq.push(make_item(heuristic_(source), source, no_parent));
         std::vector<queue_item> bulk;
         while (!pq.empty()) {
             const queue_item top = pq.top();
@@ -113,13 +123,13 @@ private:
     //! Drops stale items and duplicates, orders the bulk by vertex.
     void prepare(std::vector<queue_item>& bulk) {
         auto fresh = std::remove_if(bulk.begin(), bulk.end(), [&](const queue_item& x) {
-            return x.key - heuristic_(std::uint32_t(x.vertex)) != load(std::uint32_t(x.vertex));
+            return x.key - heuristic_(vertex_of(x)) != load(vertex_of(x));
         });
         bulk.erase(fresh, bulk.end());
         tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
         bulk.erase(std::unique(bulk.begin(), bulk.end(),
                                [](const queue_item& a, const queue_item& b) {
-                                   return a.vertex == b.vertex;
+                                   return vertex_of(a) == vertex_of(b);
                                }),
                    bulk.end());
     }
@@ -158,12 +168,14 @@ private:
     }
 
     void relax(queue_type& pq, const queue_item& x, unsigned t, round_counts& c) {
-        const std::uint32_t v = std::uint32_t(x.vertex);
+        const std::uint32_t v = vertex_of(x);
         const std::uint64_t d = x.key - heuristic_(v);
-        const adjacency a = readers_[t]->edges(v);
+        const adjacency a = image_ ? image_->edges(v) : readers_[t]->edges(v);
         c.relaxations += a.size;
         if (expanded_[v]) ++c.reexpanded;  // its earlier expansion was useless work
-        expanded_[v] = 1;  // the bulk holds v once: no other thread writes this byte now
+        expanded_[v] = 1;                  // the bulk holds v once: no other thread writes this now
+        // x settles v at d unless a later round lowers d: then a later item overwrites this
+        if (parent_) parent_[v] = parent_of(x);
         for (std::size_t k = 0; k < a.size; ++k) {
             const std::uint64_t nd = d + (a.weights && !unit_ ? a.weights[k] : 1);
             const std::uint32_t u = a.targets[k];
@@ -172,7 +184,7 @@ private:
                 const std::uint64_t key = nd + heuristic_(u);
                 c.min_key = std::min(c.min_key, key);
                 c.max_key = std::max(c.max_key, key);
-                pq.bulk_push({key, u}, t);
+                pq.bulk_push(make_item(key, u, v), t);
             }
         }
     }
@@ -198,6 +210,7 @@ private:
     void finish(queue_type& pq, search_result& r) {
         for (const std::uint64_t d : r.distance) r.stats.reached += d != unreached;
         for (const auto& rd : readers_) r.stats.bytes_read += rd->bytes_read();
+        if (image_) r.stats.bytes_read += image_->bytes_read();
         r.stats.queue_size = pq.size();
         const ppq_stats q = pq.stats();
         r.stats.queue_peak_bytes = q.peak_memory_bytes;
@@ -212,8 +225,11 @@ private:
     unsigned threads_;
     delta_rule rule_;
     std::uint64_t bulk_cap_ = 0, queue_bytes_ = 0;
+    bool resident_ = false;  //!< the edges are read into image_
+    std::optional<csr_image> image_;
     std::vector<std::unique_ptr<csr_reader>> readers_;
     std::uint64_t* dist_ = nullptr;
+    std::uint32_t* parent_ = nullptr;     //!< null without parents
     std::vector<std::uint8_t> expanded_;  //!< per vertex: relaxed once already
 };
 
