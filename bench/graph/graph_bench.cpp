@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,36 @@ std::vector<std::uint64_t> bgl_run(const bgl_graph& bg, std::uint32_t s, bool bf
     return d;
 }
 
+//! The adaptive thresholds, overridden by GRAPH_BENCH_ADAPTIVE="key=value,..." (for tuning).
+g::adaptive_params adaptive_from_env() {
+    g::adaptive_params p;
+    const char* env = std::getenv("GRAPH_BENCH_ADAPTIVE");
+    std::string s = env ? env : "";
+    for (std::size_t at = 0; at < s.size();) {
+        std::size_t end = s.find(',', at), eq = s.find('=', at);
+        if (end == std::string::npos) end = s.size();
+        const std::string key = s.substr(at, eq - at), value = s.substr(eq + 1, end - eq - 1);
+        if (key == "min_bulk")
+            p.min_bulk = std::stoull(value);
+        else if (key == "min_density")
+            p.min_density = std::stoull(value);
+        else if (key == "max_pops")
+            p.max_pops = std::stoull(value);
+        else if (key == "min_groups")
+            p.min_groups = std::stoull(value);
+        else if (key == "max_useless")
+            p.max_useless = std::stod(value);
+        else if (key == "min_relaxed")
+            p.min_relaxed = std::stoull(value);
+        else if (key == "max_merge_step")
+            p.max_merge_step = std::stoi(value);
+        else
+            throw std::invalid_argument("GRAPH_BENCH_ADAPTIVE: unknown key " + key);
+        at = end + 1;
+    }
+    return p;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,6 +132,14 @@ int main(int argc, char** argv) {
         o.memory_bytes = std::uint64_t(std::atoll(argv[4])) << 20;
         o.threads = unsigned(std::atoi(argv[5]));
         o.log_delta = std::atoi(argv[i]);
+        o.adaptive = adaptive_from_env();
+        if (std::getenv("GRAPH_BENCH_TRACE"))  // per round: log2 Δ, bulk, useless so far
+            o.on_round = [last = std::uint64_t(0)](const g::search_stats& st) mutable {
+                std::fprintf(stderr, "round %llu lmf %d bulk %llu useless %.3f\n",
+                             (unsigned long long)st.rounds, st.log_delta,
+                             (unsigned long long)(st.expanded - last), st.useless_share());
+                last = st.expanded;
+            };
         t = now();
         g::search_result r =
             bfs ? g::bfs(path, std::uint32_t(source), o) : g::sssp(path, std::uint32_t(source), o);

@@ -40,6 +40,19 @@ struct search_stats {
     double useless_share() const { return expanded ? double(reexpanded) / double(expanded) : 0.0; }
 };
 
+//! The thresholds of the adaptive Δ (PMOD's rule, detail/delta_rule.hpp).
+struct adaptive_params {
+    std::uint64_t min_bulk = 1024;     //!< PMOD's Freq_global as 1 / (items per round wanted)
+    std::uint64_t min_density = 1024;  //!< PMOD's MinDensity: pushes per group wanted
+    std::uint64_t max_pops = 4096;     //!< PMOD's MaxPops: a bulk this large may unmerge
+    std::uint64_t min_groups = 4;      //!< PMOD's Min_queues: groups a round's pushes span
+    double max_useless = 0.05;         //!< share of wasted relaxations tolerated
+    std::uint64_t min_relaxed = 4096;  //!< relaxations before the waste is judged
+    int max_lmf = 40;                  //!< Δ at most 2^max_lmf
+    int max_merge_step = 1;            //!< lmf grows by at most this per round
+    std::uint64_t window_rounds = 8;   //!< counters also restart after this many rounds
+};
+
 //! How a search runs.
 struct search_options {
     //! The whole budget: vertex arrays, graph read windows, bulk and queue.
@@ -49,6 +62,8 @@ struct search_options {
     //! log2 Δ fixed to this value; negative: adaptive (PMOD's rule, from a start derived from
     //! the weights). BFS always uses 0.
     int log_delta = -1;
+    //! The adaptive rule's thresholds (the defaults are measured: bench/graph/README.md).
+    adaptive_params adaptive;
     //! Also compute search_result::parent (4 more bytes per vertex in the budget).
     bool parents = false;
     //! Called after every round with the counters so far (may be empty).

@@ -35,7 +35,7 @@ namespace emflow::pipelines::graph::detail {
 
 //! What one thread counted in a round.
 struct round_counts {
-    std::uint64_t relaxations = 0, improved = 0, reexpanded = 0;
+    std::uint64_t relaxations = 0, improved = 0, reexpanded = 0, wasted = 0;
     std::uint64_t min_key = UINT64_MAX, max_key = 0;
 };
 
@@ -56,7 +56,8 @@ public:
         : file_(path, posix_file::read_only), h_(h), opt_(opt), heuristic_(std::move(heuristic)),
           unit_(unit_weights),
           threads_(opt.threads ? opt.threads : unsigned(std::max(1, omp_get_max_threads()))),
-          rule_(opt.log_delta >= 0 ? opt.log_delta : start_lmf, opt.log_delta >= 0) {
+          rule_(opt.log_delta >= 0 ? opt.log_delta : start_lmf, opt.log_delta >= 0, opt.adaptive),
+          counts_(threads_) {
         const std::uint64_t need = search_memory_needed(h, astar, threads_, opt.parents);
         if (opt.memory_bytes < need)
             throw config_error("a graph of " + std::to_string(h.vertices) +
@@ -126,7 +127,10 @@ private:
             return x.key - heuristic_(vertex_of(x)) != load(vertex_of(x));
         });
         bulk.erase(fresh, bulk.end());
-        tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
+        if (bulk.size() >= 16 * parallel_bulk)
+            tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
+        else  // a task per 500 items would cost more than it saves
+            std::sort(bulk.begin(), bulk.end(), by_vertex{});
         bulk.erase(std::unique(bulk.begin(), bulk.end(),
                                [](const queue_item& a, const queue_item& b) {
                                    return vertex_of(a) == vertex_of(b);
@@ -140,7 +144,8 @@ private:
         s.popped += popped;
         prepare(bulk);
         s.stale += popped - bulk.size();
-        std::vector<round_counts> counts(threads_);
+        std::vector<round_counts>& counts = counts_;
+        std::fill(counts.begin(), counts.end(), round_counts{});
         std::exception_ptr error;
         std::mutex error_mutex;
         pq.bulk_push_begin(
@@ -172,8 +177,8 @@ private:
         const std::uint64_t d = x.key - heuristic_(v);
         const adjacency a = image_ ? image_->edges(v) : readers_[t]->edges(v);
         c.relaxations += a.size;
-        if (expanded_[v]) ++c.reexpanded;  // its earlier expansion was useless work
-        expanded_[v] = 1;                  // the bulk holds v once: no other thread writes this now
+        if (expanded_[v]) ++c.reexpanded, c.wasted += a.size;  // the earlier expansion's edges
+        expanded_[v] = 1;  // the bulk holds v once: no other thread writes this now
         // x settles v at d unless a later round lowers d: then a later item overwrites this
         if (parent_) parent_[v] = parent_of(x);
         for (std::size_t k = 0; k < a.size; ++k) {
@@ -193,7 +198,7 @@ private:
         round_counts all;
         for (const round_counts& c : counts) {
             all.relaxations += c.relaxations, all.improved += c.improved;
-            all.reexpanded += c.reexpanded;
+            all.reexpanded += c.reexpanded, all.wasted += c.wasted;
             all.min_key = std::min(all.min_key, c.min_key);
             all.max_key = std::max(all.max_key, c.max_key);
         }
@@ -203,8 +208,8 @@ private:
         s.relaxations += all.relaxations, s.improved += all.improved;
         s.reexpanded += all.reexpanded;
         s.log_delta = rule_.lmf();
-        rule_.after_round(expanded, all.improved, all.min_key, all.max_key, expanded,
-                          all.reexpanded);
+        rule_.after_round(
+            {expanded, all.improved, all.min_key, all.max_key, all.relaxations, all.wasted});
     }
 
     void finish(queue_type& pq, search_result& r) {
@@ -224,6 +229,7 @@ private:
     bool unit_;
     unsigned threads_;
     delta_rule rule_;
+    std::vector<round_counts> counts_;  //!< per thread, reused every round
     std::uint64_t bulk_cap_ = 0, queue_bytes_ = 0;
     bool resident_ = false;  //!< the edges are read into image_
     std::optional<csr_image> image_;
