@@ -96,6 +96,8 @@ g::adaptive_params adaptive_from_env() {
             p.min_relaxed = std::stoull(value);
         else if (key == "max_merge_step")
             p.max_merge_step = std::stoi(value);
+        else if (key == "window_rounds")
+            p.window_rounds = std::stoull(value);
         else
             throw std::invalid_argument("GRAPH_BENCH_ADAPTIVE: unknown key " + key);
         at = end + 1;
@@ -113,6 +115,13 @@ int main(int argc, char** argv) {
         return 2;
     }
     const std::string path = argv[1], name = argv[2], mode = argv[3];
+    g::adaptive_params adaptive;
+    try {
+        adaptive = adaptive_from_env();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "graph_bench: %s\n", e.what());
+        return 2;
+    }
     const bool bfs = mode == "bfs";
     emflow::ensure_external_memory();
     const g::graph_header h = g::read_header(path);
@@ -132,7 +141,7 @@ int main(int argc, char** argv) {
         o.memory_bytes = std::uint64_t(std::atoll(argv[4])) << 20;
         o.threads = unsigned(std::atoi(argv[5]));
         o.log_delta = std::atoi(argv[i]);
-        o.adaptive = adaptive_from_env();
+        o.adaptive = adaptive;
         if (std::getenv("GRAPH_BENCH_TRACE"))  // per round: log2 Δ, bulk, useless so far
             o.on_round = [last = std::uint64_t(0)](const g::search_stats& st) mutable {
                 std::fprintf(stderr, "round %llu lmf %d bulk %llu useless %.3f\n",
