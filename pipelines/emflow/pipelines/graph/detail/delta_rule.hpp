@@ -13,11 +13,13 @@
 // than max_pops items from its group and its pushes span fewer than min_groups groups, lmf
 // shrinks by log2(min_groups / groups) (PMOD: the recent priorities fill too few queues, so
 // tasks of distant priorities share one). One addition for a bulk-synchronous queue, where
-// every round also pays a barrier: wasted relaxations, the edges of an expansion that a later
-// one of the same vertex repeats, over max_useless of the relaxations since the last unmerge
-// for waste (at least min_relaxed of them), also unmerge (and stop merging). A waste shows only
-// when the vertex is expanded again, rounds later, so these two counters survive merges. After a
-// change every other counter restarts, as in PMOD.
+// every round also pays a barrier: the waste, relaxations that repeat an earlier expansion's
+// edges, in a window of its own (window_rounds, at least min_relaxed relaxations). A merge needs
+// it judged and at most max_useless (a merge made before the waste shows overshoots: a road
+// graph's first rounds are tiny whatever Δ is); above max_useless, a small round (at most
+// max_pops) unmerges by one (kron's waste comes in huge early rounds, where the barrier is
+// amortized and unmerging would only add rounds). After a change the other counters restart, as
+// in PMOD.
 #pragma once
 
 #include <emflow/pipelines/graph/search_options.hpp>
@@ -68,11 +70,15 @@ private:
     static std::uint64_t groups(std::uint64_t lo, std::uint64_t hi, int lmf) {
         return hi < lo ? 1 : std::max<std::uint64_t>(1, (hi >> lmf) - (lo >> lmf));
     }
+    bool judged_clean() const {
+        return relaxed_ >= p_.min_relaxed && double(wasted_) <= p_.max_useless * double(relaxed_);
+    }
     bool wasteful() const {
         return relaxed_ >= p_.min_relaxed && double(wasted_) > p_.max_useless * double(relaxed_);
     }
     void merge_check() {
-        if (popped_ >= p_.min_bulk * rounds_ || pushes_ == 0 || wasteful()) return;
+        // merging needs the recent waste judged low: a merge made before it shows overshoots
+        if (popped_ >= p_.min_bulk * rounds_ || pushes_ == 0 || !judged_clean()) return;
         if ((max_b_ >> lmf_) == (min_b_ >> lmf_)) return;  // PMOD's Num_queues = 0: one group
         const double fill = double(pushes_) / double(groups(min_b_, max_b_, lmf_));
         if (fill >= double(p_.min_density)) return;
