@@ -9,11 +9,14 @@
 #include <stxxl/bits/mng/block_manager.h>
 #include <stxxl/bits/mng/typed_block.h>
 
+#include <emflow/algorithm/block_io.hpp>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -30,6 +33,7 @@ struct stored_block {
 //! Returns the block to the block manager.
 template <std::size_t RawBytes>
 void free_block(const stored_block<RawBytes>& b) {
+    std::lock_guard<std::mutex> lock(algorithm::block_manager_mutex());
     stxxl::block_manager::get_instance()->delete_block(b.bid);
 }
 
@@ -142,7 +146,10 @@ public:
         std::copy(p, p + n, buf->begin());
         stored_block<RawBytes> b;
         b.count = std::uint32_t(n);
-        stxxl::block_manager::get_instance()->new_block(stxxl::striping(), b.bid, offset_++);
+        {
+            std::lock_guard<std::mutex> lock(algorithm::block_manager_mutex());
+            stxxl::block_manager::get_instance()->new_block(stxxl::striping(), b.bid, offset_++);
+        }
         stxxl::request_ptr req;
         try {
             req = buf->write(b.bid);
