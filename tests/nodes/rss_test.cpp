@@ -10,10 +10,10 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <iostream>
 #include <random>
 #include <string>
 
+#include "rss_check.hpp"
 #include "test_env.hpp"
 
 using namespace emflow;
@@ -23,22 +23,11 @@ namespace {
 
 constexpr std::size_t MiB = std::size_t(1) << 20;
 constexpr std::size_t budget = 32 * MiB;
-constexpr std::size_t allowance = 64 * MiB;
 constexpr u64 items = 4 * budget / sizeof(u64);
 
-//! The peak RSS since the reset, failing the test where the kernel does not report it.
-std::size_t peak_rss() {
-    const std::size_t b = peak_rss_bytes();
-    if (b == 0) FAIL("no VmHWM in /proc/self/status");
-    return b;
-}
+using emflow_test::peak_rss;
 
-void check_peak(std::size_t before) {
-    const std::size_t peak = peak_rss();
-    std::cout << "budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
-              << peak / MiB << " MiB\n";
-    CHECK(peak <= budget + allowance);
-}
+void check_peak(std::size_t before) { emflow_test::check_peak_rss(budget, before); }
 
 run_options with_budget() {
     run_options opt;

@@ -14,10 +14,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iostream>
 #include <random>
 #include <vector>
 
+#include "rss_check.hpp"
 #include "test_env.hpp"
 
 namespace {
@@ -27,7 +27,6 @@ using pq_t = emflow::parallel_priority_queue<u64, std::greater<u64>>;
 
 constexpr std::size_t MiB = std::size_t(1) << 20;
 constexpr std::size_t budget = 64 * MiB;
-constexpr std::size_t allowance = 64 * MiB;
 constexpr u64 items = 4 * budget / sizeof(u64);
 constexpr u64 max_bulk = 640000;  // the paper's largest rewrite bulk
 
@@ -94,19 +93,9 @@ private:
     bool ordered_ = true;
 };
 
-//! The peak RSS since the reset, failing the test where the kernel does not report it.
-std::size_t peak_rss() {
-    const std::size_t b = emflow::peak_rss_bytes();
-    if (b == 0) FAIL("no VmHWM in /proc/self/status");
-    return b;
-}
+using emflow_test::peak_rss;
 
-void check_peak(std::size_t before) {
-    const std::size_t peak = peak_rss();
-    std::cout << "budget " << budget / MiB << " MiB, RSS before " << before / MiB << " MiB, peak "
-              << peak / MiB << " MiB\n";
-    CHECK(peak <= budget + allowance);
-}
+void check_peak(std::size_t before) { emflow_test::check_peak_rss(budget, before); }
 
 //! Fills the queue with `items` ascending keys, then pops bulks of bulk() items and pushes as
 //! many larger keys, until `items` were popped.

@@ -12,7 +12,6 @@
 // synchronizes (flag 0): what ran before it happens before what runs after.
 #include <sanitizer/tsan_interface.h>
 
-#include <dlfcn.h>
 #include <ucontext.h>
 
 #include <cstdarg>
@@ -20,6 +19,8 @@
 #include <cstdlib>
 #include <mutex>
 #include <unordered_map>
+
+#include "next_definition.hpp"
 
 namespace {
 
@@ -44,16 +45,7 @@ fiber_table& table() {
     return *t;
 }
 
-//! libc's definition of name; aborts if there is none.
-template <class Function>
-Function libc_definition(const char* name) {
-    const auto f = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-    if (!f) {
-        std::fprintf(stderr, "tsan fibers: %s not found\n", name);
-        std::abort();
-    }
-    return f;
-}
+using emflow_test::tsan::next_definition;
 
 }  // namespace
 
@@ -69,14 +61,14 @@ extern "C" void makecontext(ucontext_t* c, void (*fn)(), int argc, ...) {
     const int low = va_arg(args, int), high = va_arg(args, int);
     va_end(args);
     using function = void (*)(ucontext_t*, void (*)(), int, ...);
-    static const auto real = libc_definition<function>("makecontext");
+    static const auto real = next_definition<function>("makecontext");
     real(c, fn, argc, low, high);
     table().set(c, __tsan_create_fiber(0));
 }
 
 extern "C" int swapcontext(ucontext_t* from, const ucontext_t* to) {
     using function = int (*)(ucontext_t*, const ucontext_t*);
-    static const auto real = libc_definition<function>("swapcontext");
+    static const auto real = next_definition<function>("swapcontext");
     void* target = table().get(to);
     if (!target) {
         std::fputs("tsan fibers: swapcontext to a context never made nor saved\n", stderr);

@@ -22,13 +22,14 @@
 #include <oneapi/tbb/detail/_task.h>
 #include <sanitizer/tsan_interface.h>
 
-#include <dlfcn.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+
+#include "next_definition.hpp"
 
 //! TSan's options: the suite's suppressions (suppressions.txt).
 extern "C" const char* __tsan_default_options() { return "suppressions=" EMFLOW_TSAN_SUPPRESSIONS; }
@@ -61,16 +62,7 @@ void region_body(void* p) {
     __tsan_release(r);
 }
 
-//! The next definition of `name` after this binary's (libgomp's, libtbb's); aborts if none.
-template <class Function>
-Function next_definition(const char* name) {
-    const auto f = reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-    if (!f) {
-        std::fprintf(stderr, "tsan_hooks: %s not found\n", name);
-        std::abort();
-    }
-    return f;
-}
+using emflow_test::tsan::next_definition;
 
 }  // namespace
 

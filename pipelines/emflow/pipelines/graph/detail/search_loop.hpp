@@ -94,7 +94,9 @@ public:
         std::vector<queue_item> bulk;
         while (!pq.empty()) {
             const queue_item top = pq.top();
-            if (target && top.key >= load(*target)) break;
+            // A*: nothing left can lower d(t) (the heuristic never overestimates); t's own item
+            // (key d(t)) is still expanded, which records its parent.
+            if (target && top.key > load(*target)) break;
             const std::uint64_t delta = rule_.delta();
             const queue_item limit{top.key > UINT64_MAX - delta ? UINT64_MAX : top.key + delta, 0};
             pq.bulk_pop_limit(bulk, limit, bulk_cap_);
