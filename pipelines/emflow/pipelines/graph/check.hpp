@@ -11,13 +11,13 @@
 #pragma once
 
 #include <emflow/external_memory.hpp>
+#include <emflow/nodes/sorted_runs.hpp>
 #include <emflow/pipelines/graph/detail/csr_reader.hpp>
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 #include <emflow/pipelines/graph/search_options.hpp>
 
-#include <stxxl/sorter>
-
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -38,18 +38,48 @@ struct candidate {
     std::uint64_t dist;    //!< d(tail) + weight, saturated at unreached
     std::uint64_t tail;    //!< the edge's tail
 };
-//! By vertex, then distance (STXXL's sorter needs the sentinels).
+//! By vertex, then distance, then tail.
 struct by_candidate {
     //! a before b.
     bool operator()(const candidate& a, const candidate& b) const {
         if (a.vertex != b.vertex) return a.vertex < b.vertex;
         return a.dist < b.dist || (a.dist == b.dist && a.tail < b.tail);
     }
-    //! Sentinel before all.
-    static candidate min_value() { return {0, 0, 0}; }
-    //! Sentinel after all.
-    static candidate max_value() { return {UINT64_MAX, UINT64_MAX, UINT64_MAX}; }
 };
+
+//! One vertex of the join: its distance and parent as given, its smallest candidate and whether
+//! a candidate makes the given parent tight.
+struct joined_vertex {
+    std::uint64_t v = 0, dv = 0, pv = 0, best = 0;
+    bool tight_parent = false;
+};
+
+//! The verdict on one vertex, or nothing if it is right.
+inline std::optional<check_result> check_vertex(const joined_vertex& j, std::uint64_t source,
+                                                bool with_parents) {
+    const std::string at = "vertex " + std::to_string(j.v) + ": ";
+    if (with_parents && (j.v == source || j.dv == unreached) && j.pv != no_parent_u64)
+        return check_result{false, at + "parent " + std::to_string(j.pv) + " given for " +
+                                       (j.v == source ? "the source" : "an unreached vertex")};
+    if (j.v == source) {
+        if (j.dv != 0)
+            return check_result{false, at + "the source's distance is " + std::to_string(j.dv)};
+        return std::nullopt;
+    }
+    if (j.dv > j.best)
+        return check_result{false, at + "distance " +
+                                       (j.dv == unreached ? "unreached" : std::to_string(j.dv)) +
+                                       " exceeds " + std::to_string(j.best) + " over an in-edge"};
+    if (j.dv != unreached && j.dv != j.best)
+        return check_result{false, at + "distance " + std::to_string(j.dv) +
+                                       " has no tight in-edge from a reached vertex"};
+    if (with_parents && j.dv != unreached && !j.tight_parent)
+        return check_result{
+            false, at + (j.pv == no_parent_u64 ? std::string("no parent given")
+                                               : "parent " + std::to_string(j.pv) +
+                                                     " is not the tail of a tight in-edge")};
+    return std::nullopt;
+}
 }  // namespace detail
 
 //! Checks the distance file dist (one u64 per vertex) of the graph file graph from source;
@@ -74,8 +104,9 @@ inline check_result check_distances(const std::string& graph, const std::string&
                                std::to_string(8 * h.vertices) + " (8 per vertex)"};
     }
     ensure_external_memory();
-    stxxl::sorter<detail::candidate, detail::by_candidate, 1 << 18> sorter(
-        detail::by_candidate{}, std::max<std::uint64_t>(memory_bytes, 8 << 20));
+    const std::uint64_t ram = std::max<std::uint64_t>(memory_bytes, 8 << 20);
+    sorted_runs<detail::candidate, detail::by_candidate> sorter(ram / 2 /
+                                                                sizeof(detail::candidate));
     {
         detail::csr_reader edges(gf, h, std::size_t(1) << 20);
         detail::buffered_reader d(df, 0, df.size());
@@ -90,37 +121,33 @@ inline check_result check_distances(const std::string& graph, const std::string&
             }
         }
     }
-    sorter.sort();
     detail::buffered_reader d(df, 0, df.size());
     std::optional<detail::buffered_reader> p;
     if (pf) p.emplace(*pf, 0, pf->size());
-    for (std::uint64_t v = 0; v < h.vertices; ++v) {
-        std::uint64_t dv, pv = no_parent_u64, best = unreached;
-        d.get(dv);
-        if (p) p->get(pv);
-        bool tight_parent = false;  // a candidate (v, dv, pv)
-        if (!sorter.empty() && (*sorter).vertex == v) best = (*sorter).dist;
-        for (; !sorter.empty() && (*sorter).vertex == v; ++sorter)
-            tight_parent |= (*sorter).dist == dv && (*sorter).tail == pv;
-        const std::string at = "vertex " + std::to_string(v) + ": ";
-        if (p && (v == source || dv == unreached) && pv != no_parent_u64)
-            return {false, at + "parent " + std::to_string(pv) + " given for " +
-                               (v == source ? "the source" : "an unreached vertex")};
-        if (v == source) {
-            if (dv != 0) return {false, at + "the source's distance is " + std::to_string(dv)};
-            continue;
+    detail::joined_vertex j;
+    std::optional<check_result> failure;
+    const auto load = [&] {  // the given distance and parent of vertex j.v
+        d.get(j.dv);
+        j.pv = no_parent_u64;
+        if (p) p->get(j.pv);
+        j.best = unreached;
+        j.tight_parent = false;
+    };
+    const auto finish_up_to = [&](std::uint64_t end) {  // judges the vertices before end
+        for (; !failure && j.v < end; ++j.v) {
+            failure = detail::check_vertex(j, source, p.has_value());
+            if (j.v + 1 < h.vertices) load();
         }
-        if (dv > best)
-            return {false, at + "distance " + (dv == unreached ? "unreached" : std::to_string(dv)) +
-                               " exceeds " + std::to_string(best) + " over an in-edge"};
-        if (dv != unreached && dv != best)
-            return {false, at + "distance " + std::to_string(dv) +
-                               " has no tight in-edge from a reached vertex"};
-        if (p && dv != unreached && !tight_parent)
-            return {false, at + (pv == no_parent_u64 ? std::string("no parent given")
-                                                     : "parent " + std::to_string(pv) +
-                                                           " is not the tail of a tight in-edge")};
-    }
+    };
+    if (h.vertices > 0) load();
+    sorter.each(std::size_t(ram), [&](const detail::candidate& c) {
+        finish_up_to(c.vertex);
+        if (failure) return;
+        j.best = std::min(j.best, c.dist);
+        j.tight_parent |= c.dist == j.dv && c.tail == j.pv;
+    });
+    finish_up_to(h.vertices);
+    if (failure) return *failure;
     return {true, ""};
 }
 
