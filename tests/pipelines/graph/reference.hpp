@@ -38,6 +38,24 @@ inline ram_graph load(const std::string& path) {
     return g;
 }
 
+//! The vertex with the most out-edges: a source that reaches most of a random graph.
+inline std::uint32_t widest_vertex(const ram_graph& g) {
+    std::uint32_t best = 0;
+    for (std::uint32_t v = 1; v < g.h.vertices; ++v)
+        if (g.offsets[v + 1] - g.offsets[v] > g.offsets[best + 1] - g.offsets[best]) best = v;
+    return best;
+}
+
+//! Whether u -> v is an edge with d(v) = d(u) + w.
+inline bool tight_edge(const ram_graph& g, const std::vector<std::uint64_t>& d, std::uint32_t u,
+                       std::uint32_t v) {
+    for (std::uint64_t k = g.offsets[u]; k < g.offsets[u + 1]; ++k)
+        if (g.targets[k] == v && d[u] != emflow::pipelines::graph::unreached &&
+            d[u] + g.weights[k] == d[v])
+            return true;
+    return false;
+}
+
 //! Dijkstra from s; unit: every weight 1.
 inline std::vector<std::uint64_t> dijkstra(const ram_graph& g, std::uint32_t s, bool unit = false) {
     using entry = std::pair<std::uint64_t, std::uint32_t>;

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 #include <string>
@@ -104,10 +105,15 @@ TEST_CASE("a queue spilling to disk gives the same distances", "[graph]") {
     generate_options o;
     o.seed = emflow_test::test_seed();
     generate_uniform(path_of("big.emg"), 200000, 800000, o);
-    const auto expect = graph_test::dijkstra(graph_test::load(path_of("big.emg")), 0);
+    const graph_test::ram_graph g = graph_test::load(path_of("big.emg"));
+    // Vertex 0 has no out-edge in about 2% of seeds (mean out-degree 4), and then the queue
+    // never fills; the vertex with the most out-edges reaches most of the graph.
+    const std::uint32_t source = graph_test::widest_vertex(g);
+    const auto expect = graph_test::dijkstra(g, source);
+    REQUIRE(std::count(expect.begin(), expect.end(), unreached) < 200000 / 2);
     search_options s = small_budget(30);  // one bucket: the whole frontier sits in the queue
     s.memory_bytes = std::uint64_t(14) << 20;
-    search_result r = sssp(path_of("big.emg"), 0, s);
+    search_result r = sssp(path_of("big.emg"), source, s);
     CHECK(r.distance == expect);
     CHECK(r.stats.queue_bytes_io > 0);
     CHECK(r.stats.bytes_read > 0);  // through the windows: the edges do not fit the budget
