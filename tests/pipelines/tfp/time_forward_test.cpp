@@ -216,3 +216,50 @@ TEST_CASE("a limit rule that leaves the top item out is reported", "[tfp]") {
     CHECK_THROWS_AS(emflow::pipelines::tfp::time_forward_loop(pq, stuck_rule{}, [](const auto&) {}),
                     std::logic_error);
 }
+
+TEST_CASE("a limit rule's done() ends the loop before the bulk of the top item", "[tfp]") {
+    auto& dir = emflow_test::configure_test_disks();
+    {
+        min_queue pq(std::greater<std::uint64_t>(), small_queue());
+        for (std::uint64_t x = 0; x < 100000; ++x) pq.push(x);
+        struct stop_at {
+            std::uint64_t stop;
+            std::uint64_t next_limit(std::uint64_t top) const { return top + 1000; }
+            void observe(std::size_t, bool) {}
+            bool done(std::uint64_t top) const { return top >= stop; }
+        };
+        std::uint64_t seen = 0, largest = 0;
+        const auto stats =
+            emflow::pipelines::tfp::time_forward_loop(pq, stop_at{30500}, [&](const auto& bulk) {
+                seen += bulk.items().size();
+                largest = std::max(largest, bulk.items().back());
+            });
+        // bulks of [0, 1000), ..., [30000, 31000): the one at 31000 is not extracted
+        CHECK(stats.bulks == 31);
+        CHECK(seen == 31000);
+        CHECK(largest == 30999);
+        CHECK(pq.size() == 100000 - 31000);
+        CHECK(pq.top() == 31000);
+    }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("the processing function may reorder and drop the bulk's items", "[tfp]") {
+    emflow_test::configure_test_disks();
+    min_queue pq(std::greater<std::uint64_t>(), small_queue());
+    for (std::uint64_t x = 0; x < 5000; ++x) pq.push(x);
+    std::uint64_t kept = 0;
+    const auto stats = emflow::pipelines::tfp::time_forward_loop(
+        pq, emflow::pipelines::tfp::next_k{1000}, [&](const auto& bulk) {
+            std::vector<std::uint64_t>& items = bulk.items();
+            std::reverse(items.begin(), items.end());
+            items.resize(items.size() / 2);  // the loop does not read them again
+            kept += items.size();
+            // the largest item of the first bulk, first after the reversal: one more round
+            if (!items.empty() && items.front() == 999) bulk.push(items.front() + 10000);
+        });
+    CHECK(kept == 2500);
+    CHECK(stats.bulks == 6);
+    CHECK(stats.items == 5001);
+    CHECK(pq.empty());
+}

@@ -7,7 +7,10 @@
 // (emflow/pipelines/tfp/limit_rules.hpp), or simply the next k items (next_k); then calls the
 // processing function with the bulk inside a bulk-push phase, so the function may process the items
 // in parallel (tbb::parallel_for, OpenMP, a pipeline segment) and push the items it generates from
-// any of those threads; then ends the phase. It repeats until the queue is empty.
+// any of those threads; then ends the phase. It repeats until the queue is empty, or until the
+// limit rule's done(top) says so (A*: nothing left can improve the target). The phase is sized
+// by the last round's fan-out (items pushed per item extracted). Graph search
+// (emflow/pipelines/graph) runs its delta-stepping rounds on this loop too.
 //
 //   emflow::pipelines::tfp::adaptive_window window(emflow::pipelines::tfp::memory_target_bulk(pq));
 //   auto rule = emflow::pipelines::tfp::make_key_limit_rule(window, key_of, limit_of);
@@ -62,8 +65,9 @@ class time_forward_bulk {
 public:
     using value_type = typename Queue::value_type;  //!< the queue's item type
 
-    //! The extracted items, in pop order.
-    const std::vector<value_type>& items() const { return items_; }
+    //! The extracted items, in pop order; the processing function may reorder, drop or change
+    //! them (the loop does not read them again).
+    std::vector<value_type>& items() const { return items_; }
     //! The limit the bulk was extracted with, or nullptr for a next_k bulk.
     const value_type* limit() const { return limit_; }
     //! True if max_bulk cut the bulk short of its limit: the items before the last item's key
@@ -73,13 +77,13 @@ public:
     void push(const value_type& x) const { queue_.bulk_push(x); }
 
     //! (used by time_forward_loop)
-    time_forward_bulk(Queue& q, const std::vector<value_type>& items, const value_type* limit,
+    time_forward_bulk(Queue& q, std::vector<value_type>& items, const value_type* limit,
                       bool truncated)
         : queue_(q), items_(items), limit_(limit), truncated_(truncated) {}
 
 private:
     Queue& queue_;
-    const std::vector<value_type>& items_;
+    std::vector<value_type>& items_;
     const value_type* limit_;
     bool truncated_;
 };
@@ -88,6 +92,14 @@ namespace detail {
 
 template <typename Rule>
 inline constexpr bool is_next_k_v = std::is_same_v<std::decay_t<Rule>, next_k>;
+
+//! Whether Rule has bool done(const T& top): the loop ends before extracting top's bulk.
+template <typename Rule, typename T, typename = void>
+struct has_done : std::false_type {};
+template <typename Rule, typename T>
+struct has_done<Rule, T,
+                std::void_t<decltype(bool(std::declval<Rule&>().done(std::declval<const T&>())))>>
+    : std::true_type {};
 
 inline unsigned floor_log2(std::size_t x) {
     unsigned l = 0;
@@ -98,7 +110,8 @@ inline unsigned floor_log2(std::size_t x) {
 }  // namespace detail
 
 //! Runs the time-forward loop until `queue` is empty. `rule` is next_k{k} or a limit rule with
-//! `value_type next_limit(const value_type& top)` and `void observe(size_t bulk, bool truncated)`;
+//! `value_type next_limit(const value_type& top)` and `void observe(size_t bulk, bool truncated)`,
+//! and optionally `bool done(const value_type& top)`, which ends the loop before the next bulk;
 //! `process(const time_forward_bulk<Queue>&)` processes a bulk. Limit bulks hold at most
 //! max_bulk items (the rest before the limit comes in the next round). Throws std::logic_error
 //! if a limit rule proposes a limit that leaves the top item out (the loop could not progress).
@@ -117,7 +130,10 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
 
     time_forward_stats stats;
     std::vector<T> bulk;
+    double fan_out = 1;  // items pushed per item extracted, in the last round
     while (!queue.empty()) {
+        if constexpr (detail::has_done<std::decay_t<Rule>, T>::value)
+            if (rule.done(queue.top())) break;
         bulk.clear();
         auto t0 = clock::now();
         T limit{};
@@ -145,7 +161,8 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
         ++stats.bulk_log2_histogram[detail::floor_log2(bulk.size())];
 
         t0 = clock::now();
-        queue.bulk_push_begin(bulk.size());
+        const std::size_t extracted = bulk.size(), before = queue.size();
+        queue.bulk_push_begin(std::size_t(fan_out * double(extracted)));
         try {
             process(time_forward_bulk<Queue>(queue, bulk, limit_ptr, truncated));
         } catch (...) {
@@ -159,6 +176,7 @@ time_forward_stats time_forward_loop(Queue& queue, Rule&& rule, Process&& proces
         t0 = clock::now();
         queue.bulk_push_end();
         stats.push_end_seconds += seconds_since(t0);
+        fan_out = double(queue.size() - before) / double(std::max<std::size_t>(1, extracted));
     }
     return stats;
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/graph/detail/search_loop.hpp: label-correcting delta-stepping on the
-// bulk-parallel queue. Each round pops the bulk of items before (min key + Δ) with
-// bulk_pop_limit, drops stale items against the in-RAM distance array, sorts the rest by vertex
-// (so the graph file is read forward), and relaxes their out-edges in OpenMP threads with an
-// atomic min, each thread bulk-pushing the improved vertices under its own id (each item names
-// the vertex that pushed it: the parent, recorded when the item settles its vertex). The edges
-// are read into RAM once if they fit half the budget left after the vertex arrays, else
-// through per-thread windows in vertex order. Δ follows
-// delta_rule after every round. With a target, the loop ends once the smallest key is no
-// smaller than the target's distance (keys are lower bounds: the heuristic never overestimates).
+// bulk-parallel queue, as rounds of time-forward processing's loop (tfp::time_forward_loop): each
+// round pops the bulk of items before (min key + Δ) with bulk_pop_limit, drops stale items against
+// the in-RAM distance array, sorts the rest by vertex (so the graph file is read forward), and
+// relaxes their out-edges in OpenMP threads with an atomic min, each thread bulk-pushing the
+// improved vertices under its own id (each item names the vertex that pushed it: the parent,
+// recorded when the item settles its vertex). The edges are read into RAM once if they fit half the
+// budget left after the vertex arrays, else through per-thread windows in vertex order. Δ follows
+// delta_rule after every round; the rule needs more than a bulk's size (the pushes' priorities, the
+// waste), so the round tells it, and delta_limit only turns Δ into limits. With a target, the loop
+// ends once the smallest key exceeds the target's distance (keys are lower bounds: the heuristic
+// never overestimates).
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -17,6 +19,7 @@
 #include <emflow/pipelines/graph/detail/queue_item.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 #include <emflow/pipelines/graph/search_options.hpp>
+#include <emflow/pipelines/tfp/time_forward.hpp>
 #include <emflow/ppq.hpp>
 
 #include <oneapi/tbb/parallel_sort.h>
@@ -37,6 +40,25 @@ namespace emflow::pipelines::graph::detail {
 struct round_counts {
     std::uint64_t relaxations = 0, improved = 0, reexpanded = 0, wasted = 0;
     std::uint64_t min_key = UINT64_MAX, max_key = 0;
+};
+
+//! The limit rule of the search's time_forward_loop: every item before top + Δ, until the
+//! smallest key exceeds the target's distance (dist: the distance array, read atomically).
+struct delta_limit {
+    const delta_rule& rule;
+    const std::uint64_t* dist;
+    std::optional<std::uint32_t> target;
+
+    queue_item next_limit(const queue_item& top) const {
+        const std::uint64_t delta = rule.delta();
+        return {top.key > UINT64_MAX - delta ? UINT64_MAX : top.key + delta, 0};
+    }
+    void observe(std::size_t /*bulk*/, bool /*truncated*/) const {}  // the round tells rule
+    //! A*: nothing left can lower d(t); t's own item (key d(t)) is still expanded, which
+    //! records its parent.
+    bool done(const queue_item& top) const {
+        return target && top.key > __atomic_load_n(&dist[*target], __ATOMIC_RELAXED);
+    }
 };
 
 //! A search of the graph at path; Heuristic: std::uint64_t(std::uint32_t v), a lower bound of
@@ -91,19 +113,14 @@ public:
         parent_ = opt_.parents ? r.parent.data() : nullptr;
         if (resident_) image_.emplace(file_, h_);
         pq.push(make_item(heuristic_(source), source, no_parent));
-        std::vector<queue_item> bulk;
-        while (!pq.empty()) {
-            const queue_item top = pq.top();
-            // A*: nothing left can lower d(t) (the heuristic never overestimates); t's own item
-            // (key d(t)) is still expanded, which records its parent.
-            if (target && top.key > load(*target)) break;
-            const std::uint64_t delta = rule_.delta();
-            const queue_item limit{top.key > UINT64_MAX - delta ? UINT64_MAX : top.key + delta, 0};
-            pq.bulk_pop_limit(bulk, limit, bulk_cap_);
-            round(pq, bulk, r.stats);
-            r.stats.queue_size = pq.size();
-            if (opt_.on_round) opt_.on_round(r.stats);
-        }
+        r.stats.queue_size = 1;
+        tfp::time_forward_loop(
+            pq, delta_limit{rule_, dist_, target},
+            [&](const tfp::time_forward_bulk<queue_type>& bulk) {
+                round(pq, bulk.items(), r.stats);
+                if (opt_.on_round) opt_.on_round(r.stats);
+            },
+            bulk_cap_);
         finish(pq, r);
         return r;
     }
@@ -140,19 +157,18 @@ private:
                    bulk.end());
     }
 
-    //! One round: relax the bulk's out-edges in parallel, push the improved vertices.
+    //! One round, inside the loop's bulk-push phase: relax the bulk's out-edges in parallel,
+    //! push the improved vertices.
     void round(queue_type& pq, std::vector<queue_item>& bulk, search_stats& s) {
         const std::uint64_t popped = bulk.size();
         s.popped += popped;
+        s.queue_size -= popped;
         prepare(bulk);
         s.stale += popped - bulk.size();
         std::vector<round_counts>& counts = counts_;
         std::fill(counts.begin(), counts.end(), round_counts{});
         std::exception_ptr error;
         std::mutex error_mutex;
-        pq.bulk_push_begin(
-            bulk.size() *
-            std::max<std::uint64_t>(1, h_.edges / std::max<std::uint64_t>(1, h_.vertices)));
         // A small bulk is not worth waking the team (on a loaded machine an OpenMP barrier
         // costs milliseconds): its owner relaxes it alone.
         const unsigned team_size = bulk.size() >= parallel_bulk ? threads_ : 1;
@@ -168,9 +184,7 @@ private:
                 if (!error) error = std::current_exception();
             }
         }
-        // A worker's exception first: the queue's own complaint about it would hide it.
-        if (error) std::rethrow_exception(error);
-        pq.bulk_push_end();
+        if (error) std::rethrow_exception(error);  // the loop closes the bulk-push phase
         account(bulk.size(), counts, s);
     }
 
@@ -207,6 +221,7 @@ private:
         ++s.rounds;
         s.expanded += expanded;
         s.max_bulk = std::max(s.max_bulk, expanded);
+        s.queue_size += all.improved;  // pq.size() would wait for the phase's background merges
         s.relaxations += all.relaxations, s.improved += all.improved;
         s.reexpanded += all.reexpanded;
         s.log_delta = rule_.lmf();
