@@ -42,6 +42,7 @@ struct measured {
     emflow::io_volume io;
     std::uint64_t block_pushes = 0;
     std::size_t height = 0;
+    emflow::buffer_tree_stats tree{};  //!< tree sort's counters (zero for the others)
 };
 
 //! Checks that out is in order and holds n items of checksum sum.
@@ -89,8 +90,9 @@ measured tree_sort_run(const std::vector<u64>& v, std::size_t budget,
         emflow::tree_sorter_node<u64, std::less<u64>, block_bytes> s(std::less<u64>(), budget, opt);
         emflow::materialize(emflow::streamify(v), s);
         emflow::materialize(s, emflow::sink<u64>([&](u64 x) { c.add(x); }));
-        m.block_pushes = s.stats().block_pushes;
-        m.height = s.stats().height;
+        m.tree = s.stats();
+        m.block_pushes = m.tree.block_pushes;
+        m.height = m.tree.height;
     });
 }
 
@@ -112,10 +114,17 @@ measured stxxl_sorter_run(const std::vector<u64>& v, std::size_t budget) {
 
 void row(const char* experiment, const char* sorter, std::size_t n, std::size_t budget,
          std::size_t b, const measured& m) {
-    std::printf("%s,%s,%zu,%zu,%zu,%.3f,%.2f,%.1f,%.1f,%llu,%zu\n", experiment, sorter, n,
-                budget >> 20, b, m.seconds, n / m.seconds / 1e6, m.io.bytes_read / 1048576.0,
-                m.io.bytes_written / 1048576.0, static_cast<unsigned long long>(m.block_pushes),
-                m.height);
+    const auto& t = m.tree;  // the breakdown, in MiB of blocks
+    const auto mib = [](std::uint64_t blocks) { return blocks * (block_bytes / 1024) / 1024.0; };
+    const std::uint64_t pushed = t.pushed_internal + t.pushed_leaf_node;
+    const double fill = pushed ? double(t.pushed_items) * sizeof(u64) / (pushed * block_bytes) : 0;
+    std::printf(
+        "%s,%s,%zu,%zu,%zu,%.3f,%.2f,%.1f,%.1f,%llu,%zu,%.1f,%.1f,%.1f,%.1f,%.1f,%.1f,%.3f\n",
+        experiment, sorter, n, budget >> 20, b, m.seconds, n / m.seconds / 1e6,
+        m.io.bytes_read / 1048576.0, m.io.bytes_written / 1048576.0,
+        static_cast<unsigned long long>(m.block_pushes), m.height, mib(t.pushed_internal),
+        mib(t.pushed_leaf_node), mib(t.buffer_read), mib(t.leaf_written), mib(t.leaf_read),
+        mib(t.blocks_read - t.buffer_read - t.leaf_read), fill);
     std::fflush(stdout);
 }
 
@@ -162,7 +171,8 @@ int main(int argc, char** argv) {
     emflow::ensure_external_memory();
     std::printf(
         "experiment,sorter,items,budget_mib,fanout_max,seconds,mitems_per_s,read_mib,"
-        "written_mib,block_pushes,height\n");
+        "written_mib,block_pushes,height,push_internal_mib,push_leaf_node_mib,buffer_read_mib,"
+        "leaf_written_mib,leaf_read_mib,final_read_mib,push_fill\n");
     const std::size_t m = budget / block_bytes;
     for (std::size_t k : multiples) {
         const auto v = random_keys(k * budget / sizeof(u64), k);

@@ -62,10 +62,16 @@ struct buffer_tree_answer {
 
 //! Counters of a buffer tree's work.
 struct buffer_tree_stats {
-    std::uint64_t blocks_read = 0;     //!< block reads
-    std::uint64_t blocks_written = 0;  //!< block writes
-    std::uint64_t block_pushes = 0;    //!< parts of a buffer pushed to a child (Figure 4)
-    std::size_t height = 0;            //!< levels of nodes (1: the root is a leaf node)
+    std::uint64_t blocks_read = 0;       //!< block reads
+    std::uint64_t blocks_written = 0;    //!< block writes
+    std::uint64_t block_pushes = 0;      //!< parts of a buffer pushed to a child (Figure 4)
+    std::size_t height = 0;              //!< levels of nodes (1: the root is a leaf node)
+    std::uint64_t pushed_internal = 0;   //!< blocks written to internal nodes' buffers
+    std::uint64_t pushed_leaf_node = 0;  //!< blocks written to leaf nodes' buffers
+    std::uint64_t pushed_items = 0;      //!< items in the blocks pushed to buffers
+    std::uint64_t buffer_read = 0;       //!< buffer blocks read while emptying
+    std::uint64_t leaf_written = 0;      //!< leaf blocks written
+    std::uint64_t leaf_read = 0;         //!< leaf blocks read while merging or sorting them
 };
 
 //! Batched external multimap from Key to Value ordered by Cmp, in blocks of BlockBytes.

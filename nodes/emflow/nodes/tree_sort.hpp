@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/nodes/tree_sort.hpp: buffer tree sort (Hutchinson et al., sec. 2.1 and 3.2) as flow
 // graph nodes: tree_sorter_node is pushed into (every item inserted into a buffer tree that
-// only sorts: bare keys, no time stamps), push_stop() empties every buffer, then the leaves are
-// pulled from left to right, prefetched. tree_sort(src, cmp, ...) and `src | tree_sort(cmp, ...)`
-// are pull nodes like sort(); the input is read at the first pull, in the lower phase.
+// only sorts: bare keys, no time stamps, leaf nodes of sorted runs), push_stop() empties every
+// buffer, then the leaf nodes are pulled from left to right, prefetched, each one's runs merged
+// in RAM (a node too large for that is sorted by the tree first). tree_sort(src, cmp, ...) and
+// `src | tree_sort(cmp, ...)` are pull nodes like sort(); the input is read at the first pull,
+// in the lower phase.
 //
 // Memory (emflow/memory_budget.hpp), like sorter_node: the tree is one consumer of the phase
 // it is pushed in (memory_bytes, or automatic: at least 32 blocks, as its phase assigns), the
-// reading of the leaves (8 blocks) one of the next phase. Outside: the tree's skeleton (about
+// reading of the leaves one of the next phase (memory_bytes, or automatic: at least 8 blocks;
+// 8 blocks of prefetching, the rest holds a leaf node and its merge). Outside: the tree's
+// skeleton (about
 // 40 bytes per block of items). The comparator is any strict weak ordering; items are stored
 // as bytes (trivially copy-constructible and destructible types, std::pair included).
 //
@@ -99,7 +103,7 @@ public:
         if (s.tree) {
             s.tree->flush();
             s.height = s.tree->height();
-            s.leaves = s.tree->take_leaves();
+            s.groups = s.tree->take_leaf_groups(group_blocks());
             s.stats = s.tree->io();
             s.tree.reset();
         }
@@ -119,7 +123,7 @@ public:
     //! Sorted elements buffered.
     std::size_t batch_length() { return empty() ? 0 : count_ - pos_; }
     //! The buffered sorted elements.
-    const T* batch_begin() { return &items_[pos_].key; }
+    const T* batch_begin() { return &items_[pos_]; }
     //! Advances by n <= batch_length().
     tree_sorter_node& operator+=(std::size_t n) {
         pos_ += n;
@@ -130,7 +134,11 @@ public:
     //! The buffer tree's work (after push_stop()).
     buffer_tree_stats stats() const {
         const auto& a = state_->stats;
-        return {a.blocks_read, a.blocks_written, a.block_pushes, state_->height};
+        return {a.blocks_read,     a.blocks_written,
+                a.block_pushes,    state_->height,
+                a.pushed_internal, a.pushed_leaf_node,
+                a.pushed_items,    a.buffer_read,
+                a.leaf_written,    a.leaf_read + a.consolidated};
     }
 
 private:
@@ -157,13 +165,24 @@ private:
             ++level;
         }
         read_id_ = plan.declare_at(level, "tree sort read",
-                                   memory_demand::fixed(read_blocks * BlockBytes), {}, 2);
+                                   memory_ > 0 ? memory_demand::fixed(memory_)
+                                               : memory_demand{read_blocks * BlockBytes,
+                                                               unbounded_memory, 1, default_memory},
+                                   {}, 2);
     }
 
     detail::buffer_tree::tree_params resolve(std::size_t memory) const {
         return detail::buffer_tree::resolve_params(memory, BlockBytes, engine::request_block_items,
                                                    opt_.fanout_max, opt_.fanout_min,
                                                    opt_.buffer_blocks);
+    }
+
+    //! The most blocks of a leaf node the reading merges in RAM: its memory less the
+    //! prefetching, halved (the runs and the merge's output).
+    std::size_t group_blocks() const {
+        std::size_t bytes = memory_ > 0 ? memory_ : default_memory;
+        if (read_id_ != no_id && ctx_) bytes = ctx_->memory().assigned(read_id_);
+        return (std::max(bytes / BlockBytes, read_blocks) - read_blocks) / 2;
     }
 
     void make_tree() {
@@ -176,36 +195,90 @@ private:
         state_->tree = std::make_unique<engine>(cmp_, resolve(mem), nullptr);
     }
 
-    //! Waits for the input's end, then reads the next leaf.
+    //! Waits for the input's end, then reads the next leaf block, or leaf node (merged).
     bool refill() {
         state& s = *state_;
-        if (!s.leaf_reader) {
-            if (done_) return false;
+        if (done_) return false;
+        if (!started_reading_) {
             {
                 std::unique_lock<std::mutex> lock(s.mutex);
                 s.wait.wait(lock, *ctx_, [&] { return s.input_done; });
             }
-            ctx_->memory().acquire(read_id_, read_blocks * BlockBytes);
-            s.leaf_reader = std::make_unique<reader>(s.leaves, read_blocks - 1, true, s.stats);
+            ctx_->memory().acquire(read_id_, ctx_->memory().assigned(read_id_));
+            started_reading_ = true;
         }
         pos_ = count_ = 0;
-        while (count_ == 0 && s.leaf_reader->next(items_, count_)) {
+        while (count_ == 0) {
+            if (s.leaf_reader) {
+                const elem* p = nullptr;
+                if (s.leaf_reader->next(p, count_)) {
+                    items_ = &p->key;
+                    continue;
+                }
+                s.leaf_reader.reset();
+                s.current.clear();
+            }
+            if (next_group_ == s.groups.size()) break;
+            open_group(s.groups[next_group_++]);
         }
         if (count_ > 0) {
             ctx_->memory().count(read_id_, count_, count_ * sizeof(T));
             return true;
         }
-        s.leaf_reader.reset();
-        s.leaves.clear();
+        s.groups.clear();
+        merged_ = std::vector<T>();
+        scratch_ = std::vector<T>();
         done_ = true;
         ctx_->memory().release(read_id_);
         return false;
     }
 
+    //! Starts reading leaf node g: one sorted run is streamed, several are loaded and merged.
+    void open_group(std::vector<detail::buffer_tree::stored_block<BlockBytes>>& g) {
+        state& s = *state_;
+        std::vector<std::size_t> starts;
+        for (std::size_t i = 0, at = 0; i < g.size(); at += g[i++].count)
+            if (i == 0 || g[i].run_start) starts.push_back(at);
+        s.current = std::move(g);
+        g.clear();
+        s.leaf_reader = std::make_unique<reader>(s.current, read_blocks - 1, true, s.stats);
+        if (starts.size() == 1) return;
+        merged_.clear();
+        const elem* p = nullptr;
+        for (std::size_t count = 0; s.leaf_reader->next(p, count);)
+            for (std::size_t i = 0; i < count; ++i) merged_.push_back(p[i].key);
+        s.leaf_reader.reset();
+        s.current.clear();
+        starts.push_back(merged_.size());
+        merge_runs(starts);
+        items_ = merged_.data();
+        count_ = merged_.size();
+    }
+
+    //! Merges the sorted runs of merged_ (begins in starts, then its end) pairwise.
+    void merge_runs(std::vector<std::size_t>& starts) {
+        while (starts.size() > 2) {
+            scratch_.resize(merged_.size());
+            const std::size_t r = starts.size() - 1;
+            std::size_t w = 0;
+            for (std::size_t i = 0; i < r; i += 2) {
+                const auto mid = merged_.begin() + starts[std::min(i + 1, r)];
+                std::merge(merged_.begin() + starts[i], mid, mid,
+                           merged_.begin() + starts[std::min(i + 2, r)],
+                           scratch_.begin() + starts[i], cmp_);
+                starts[w++] = starts[i];
+            }
+            starts[w++] = starts[r];
+            starts.resize(w);
+            merged_.swap(scratch_);
+        }
+    }
+
     struct state {
         std::unique_ptr<engine> tree;
-        std::vector<detail::buffer_tree::stored_block<BlockBytes>> leaves;
-        std::unique_ptr<reader> leaf_reader;
+        std::vector<std::vector<detail::buffer_tree::stored_block<BlockBytes>>> groups;
+        std::vector<detail::buffer_tree::stored_block<BlockBytes>> current;  // being read
+        std::unique_ptr<reader> leaf_reader;                                 // reads current
         detail::buffer_tree::io_counts stats;
         std::size_t height = 0;
         std::mutex mutex;
@@ -213,16 +286,14 @@ private:
         bool input_done = false;
         std::uint64_t pushed = 0;
         ~state() {
-            if (leaf_reader) {  // it gives back the blocks it has not read
-                leaf_reader.reset();
-                return;
-            }
-            for (const auto& b : leaves) {
-                try {
-                    detail::buffer_tree::free_block(b);
-                } catch (...) {
+            leaf_reader.reset();  // it gives back the blocks of current it has not read
+            for (const auto& g : groups)
+                for (const auto& b : g) {
+                    try {
+                        detail::buffer_tree::free_block(b);
+                    } catch (...) {
+                    }
                 }
-            }
         }
     };
 
@@ -234,9 +305,11 @@ private:
     std::uint64_t run_ = 0;
     std::size_t build_id_ = no_id, read_id_ = no_id;
     int first_level_ = 0;
-    const elem* items_ = nullptr;
+    const T* items_ = nullptr;
     std::size_t count_ = 0, pos_ = 0;
-    bool done_ = false;
+    std::size_t next_group_ = 0;
+    std::vector<T> merged_, scratch_;  // a leaf node of several runs, merged
+    bool started_reading_ = false, done_ = false;
 };
 
 //! Pull node: src tree-sorted by cmp.

@@ -49,6 +49,14 @@ struct io_counts {
     std::uint64_t blocks_read = 0;     //!< block reads
     std::uint64_t blocks_written = 0;  //!< block writes
     std::uint64_t block_pushes = 0;    //!< parts of a buffer pushed to one child
+    // where the blocks go (bench/buffer_tree/README.md's breakdown)
+    std::uint64_t pushed_internal = 0;   //!< blocks written to internal nodes' buffers
+    std::uint64_t pushed_leaf_node = 0;  //!< blocks written to leaf nodes' buffers
+    std::uint64_t pushed_items = 0;      //!< requests in those blocks
+    std::uint64_t buffer_read = 0;       //!< buffer blocks read (emptying)
+    std::uint64_t leaf_written = 0;      //!< leaf blocks written
+    std::uint64_t leaf_read = 0;         //!< leaf blocks read while merging into them
+    std::uint64_t consolidated = 0;      //!< tree sort: leaf blocks read to sort a leaf node
 };
 
 //! Waits for r, ignoring errors (cleanup paths).
@@ -142,8 +150,13 @@ public:
 
     //! Writes the n <= capacity items at p to a new block and returns it.
     stored_block<RawBytes> write(const T* p, std::size_t n) {
+        return write_as(p, n, [](const T& x) { return x; });
+    }
+    //! Writes f(p[i]) for the n <= capacity items at p to a new block and returns it.
+    template <class U, class F>
+    stored_block<RawBytes> write_as(const U* p, std::size_t n, F f) {
         std::unique_ptr<block_type> buf = take_buffer();
-        std::copy(p, p + n, buf->begin());
+        std::transform(p, p + n, buf->begin(), f);
         stored_block<RawBytes> b;
         b.count = std::uint32_t(n);
         {

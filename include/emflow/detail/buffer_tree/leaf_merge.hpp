@@ -95,6 +95,7 @@ void merge_into_leaves(node<Key, RawBytes>& n, const std::vector<request<Key, Va
     old.reserve(n.leaves.size());
     for (const auto& l : n.leaves) old.push_back(l.block);
     n.leaves.clear();  // the old blocks belong to the cursor now, which frees them
+    io.leaf_read += old.size();
     element_cursor<Key, Value, RawBytes> cur(old, lookahead, io);
     leaf_writer<Key, Value, Cmp, RawBytes> out(w, n.leaves, cmp);
     std::vector<elem> same;  // the elements of the current key
@@ -131,6 +132,7 @@ void merge_into_leaves(node<Key, RawBytes>& n, const std::vector<request<Key, Va
         for (const auto& e : same) out.add(e);
     }
     out.flush();
+    io.leaf_written += n.leaves.size();
     w.finish();
 }
 

@@ -8,6 +8,14 @@
 // Children whose buffers filled are emptied next, then the node's children are rebalanced:
 // more than b children split, fewer than a fuse with a neighbour (both buffers emptied first; a
 // fusion of more than b is shared out by a split).
+//
+// A tree that only sorts (Value = sort_only; tree sort) keeps its leaf nodes as runs instead:
+// a sort needs every key to reach its leaf node once and be read once in order, so a part
+// pushed to a leaf node is written as a sorted run appended to its leaves (no buffer, no merge
+// with the leaves). A leaf node is sorted (its runs merged into one) only when it must be cut:
+// beyond leaf_run_blocks() it is sorted and cut into 8 parts (few re-sorts per key, see
+// bench/buffer_tree/README.md); one below 1/16 of it is fused (no I/O). take_leaf_groups()
+// gives each leaf node's runs to the reader, which merges them in RAM.
 #pragma once
 
 #include <emflow/algorithm/block_quicksort.hpp>
@@ -48,6 +56,9 @@ public:
     using answer_fn = std::function<void(const req&, const elem*)>;
 
     static constexpr std::size_t request_block_items = block_writer<req, RawBytes>::capacity;
+    //! A tree that only sorts: leaf nodes of runs (file comment).
+    static constexpr bool sorting = std::is_same_v<Value, sort_only>;
+    static_assert(!sorting || sizeof(req) == sizeof(elem), "a sorting tree stores bare keys");
 
     //! An empty tree.
     tree(Cmp cmp, tree_params p, answer_fn answer)
@@ -114,6 +125,23 @@ public:
         collect(*root_, out);
         root_ = std::make_unique<node_type>();
         return out;
+    }
+
+    //! A sorting tree (after flush()): each leaf node's leaf blocks from left to right, a new
+    //! sorted run at each block with run_start; a node of more than max_blocks blocks is
+    //! sorted first (one run). Taken out of the tree (which is empty then).
+    std::vector<std::vector<stored_block<RawBytes>>> take_leaf_groups(std::size_t max_blocks) {
+        static_assert(sorting, "only a sorting tree has leaf nodes of runs");
+        elements_.finish();
+        std::vector<std::vector<stored_block<RawBytes>>> out;
+        collect_groups(*root_, max_blocks, out);
+        root_ = std::make_unique<node_type>();
+        return out;
+    }
+
+    //! A sorting tree: a leaf node with more blocks is sorted and cut (file comment).
+    std::size_t leaf_run_blocks() const {
+        return std::max<std::size_t>(8, p_.chunk_items / request_block_items);
     }
 
     //! The leaves' blocks from left to right (the tree keeps them).
@@ -186,7 +214,9 @@ private:
 
     //! Distributes the sorted chunk_ to n's children, or merges it into n's leaves.
     void apply_chunk(node_type& n) {
-        if (n.leaf_node)
+        if (n.leaf_node && sorting)
+            append_run(n, 0, chunk_.size());
+        else if (n.leaf_node)
             merge_into_leaves<Key, Value, Cmp, RawBytes>(
                 n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
                 answer_);
@@ -206,12 +236,15 @@ private:
     //! Loads a prefix of n's buffer (at most chunk_items, at least one block) into chunk_,
     //! sorted; the blocks are given back. The buffer holds the parent's pushes, each a sorted
     //! run: they are merged, not sorted again (a few passes instead of log2(chunk) compares).
-    void load_chunk(node_type& n) {
+    void load_chunk(node_type& n) { load_chunk(n, io_.buffer_read); }
+    //! load_chunk, counting the blocks read in counter.
+    void load_chunk(node_type& n, std::uint64_t& counter) {
         std::size_t k = 0, items = 0;
         while (k < n.buffer.size() && (k == 0 || items + n.buffer[k].count <= p_.chunk_items))
             items += n.buffer[k++].count;
         std::vector<stored_block<RawBytes>> blocks(n.buffer.begin(), n.buffer.begin() + k);
         n.buffer.erase(n.buffer.begin(), n.buffer.begin() + k);
+        counter += k;
         std::vector<std::size_t> starts;  // where each sorted run begins in chunk_
         for (std::size_t i = 0, at = 0; i < k; at += blocks[i++].count)
             if (i == 0 || blocks[i].run_start) starts.push_back(at);
@@ -258,15 +291,95 @@ private:
                 j = chunk_.size();
             else
                 while (j < chunk_.size() && cmp_(chunk_[j].key, n.splitters[c])) ++j;
+            ++io_.block_pushes;
+            if (sorting && n.children[c]->leaf_node) {
+                append_run(*n.children[c], i, j);
+                i = j;
+                continue;
+            }
             auto& buf = n.children[c]->buffer;
+            auto& pushed = n.children[c]->leaf_node ? io_.pushed_leaf_node : io_.pushed_internal;
             for (std::size_t k = i; k < j; k += request_block_items) {
                 buf.push_back(
                     requests_.write(chunk_.data() + k, std::min(request_block_items, j - k)));
                 buf.back().run_start = k == i;
+                ++pushed;
             }
-            ++io_.block_pushes;
+            io_.pushed_items += j - i;
             i = j;
         }
+    }
+
+    //! A sorting tree: appends chunk_[i, j) (sorted) to leaf node n's leaves as one run.
+    void append_run(node_type& n, std::size_t i, std::size_t j) {
+        for (std::size_t k = i; k < j; k += request_block_items) {
+            const std::size_t count = std::min(request_block_items, j - k);
+            leaf<Key, RawBytes> l{elements_.write_as(chunk_.data() + k, count,
+                                                     [](const req& r) { return element_of(r); }),
+                                  chunk_[k].key,
+                                  k != i && same_key(cmp_, chunk_[k - 1].key, chunk_[k].key)};
+            l.block.run_start = k == i;
+            n.leaves.push_back(l);
+            ++io_.leaf_written;
+        }
+    }
+
+    //! Sorting tree: the runs of leaf node n (it has at least one leaf).
+    static std::size_t runs(const node_type& n) {
+        std::size_t r = 1;
+        for (std::size_t i = 1; i < n.leaves.size(); ++i) r += n.leaves[i].block.run_start ? 1 : 0;
+        return r;
+    }
+
+    //! Sorting tree: merges the runs of leaf node n into one: its largest run stays, the others
+    //! are loaded chunk by chunk and merged into it (usually one chunk: one read and one write
+    //! of the node).
+    void sort_leaf_node(node_type& n) {
+        if (n.leaves.empty() || runs(n) < 2) return;
+        elements_.finish();                   // the runs are read back
+        std::size_t best = 0, best_size = 0;  // the largest run: [best, best + best_size)
+        for (std::size_t i = 0; i < n.leaves.size();) {
+            std::size_t j = i + 1;
+            while (j < n.leaves.size() && !n.leaves[j].block.run_start) ++j;
+            if (j - i > best_size) best = i, best_size = j - i;
+            i = j;
+        }
+        std::vector<leaf<Key, RawBytes>> base(n.leaves.begin() + best,
+                                              n.leaves.begin() + best + best_size);
+        node_type rest;  // the other runs, as a buffer to load
+        for (std::size_t i = 0; i < n.leaves.size(); ++i)
+            if (i < best || i >= best + best_size) rest.buffer.push_back(n.leaves[i].block);
+        rest.buffer.front().run_start = true;
+        n.leaves = std::move(base);
+        n.leaves.front().block.run_start = false;
+        while (!rest.buffer.empty()) {
+            load_chunk(rest, io_.consolidated);
+            merge_into_leaves<Key, Value, Cmp, RawBytes>(
+                n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
+                answer_);
+        }
+        for (auto& l : n.leaves) l.block.run_start = false;
+        n.leaves.front().block.run_start = true;
+    }
+
+    //! Sorting tree: cuts (after sorting) or fuses leaf node i of n when due (file comment);
+    //! false if neither was due or possible.
+    bool rebalance_runs(node_type& n, std::size_t i) {
+        const std::size_t most = leaf_run_blocks(), least = std::max<std::size_t>(1, most / 16);
+        node_type& c = *n.children[i];
+        if (c.fanout() > most) {
+            sort_leaf_node(c);
+            const std::size_t before = n.children.size();
+            if (!split_child(n, i, (c.fanout() + 7) / 8)) return false;
+            for (std::size_t k = i; k <= i + n.children.size() - before; ++k)
+                n.children[k]->leaves.front().block.run_start = true;  // each part: one run
+            return true;
+        }
+        if (c.fanout() >= least || n.children.size() < 2) return false;
+        const std::size_t j = i + 1 < n.children.size() ? i : i - 1;
+        if (n.children[j]->fanout() + n.children[j + 1]->fanout() > most) return false;
+        fuse_children(n, j);
+        return true;
     }
 
     //! Splits and fuses n's children until each has a to b children (file comment). A key
@@ -284,6 +397,10 @@ private:
             if (c.fanout() == 0 && c.buffer.empty()) {  // nothing below: its range goes to a
                 remove_child(n, i);                     // neighbour (a = 1 would keep it)
                 return true;
+            }
+            if (sorting && c.leaf_node) {
+                if (rebalance_runs(n, i)) return true;
+                continue;
             }
             if (c.fanout() > p_.fanout_max) {
                 if (!c.buffer.empty()) {
@@ -341,7 +458,8 @@ private:
     //! A root with more than b children gets a parent (then splits); an internal root with one
     //! child and an empty buffer is replaced by the child.
     void reshape_root() {
-        while (root_->fanout() > p_.fanout_max) {
+        while (root_->fanout() >
+               (sorting && root_->leaf_node ? leaf_run_blocks() : p_.fanout_max)) {
             auto r = std::make_unique<node_type>();
             r->leaf_node = false;
             r->children.push_back(std::move(root_));
@@ -366,6 +484,17 @@ private:
         while (r.next(p, count)) out.insert(out.end(), p, p + count);
     }
 
+    void collect_groups(node_type& n, std::size_t max_blocks,
+                        std::vector<std::vector<stored_block<RawBytes>>>& out) {
+        if (n.leaf_node && !n.leaves.empty()) {
+            if (n.leaves.size() > max_blocks) sort_leaf_node(n);
+            out.emplace_back();
+            for (const auto& l : n.leaves) out.back().push_back(l.block);
+            out.back().front().run_start = true;
+            n.leaves.clear();
+        }
+        for (auto& c : n.children) collect_groups(*c, max_blocks, out);
+    }
     static void collect(node_type& n, std::vector<stored_block<RawBytes>>& out) {
         for (auto& l : n.leaves) out.push_back(l.block);
         n.leaves.clear();
