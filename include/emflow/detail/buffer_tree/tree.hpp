@@ -24,6 +24,8 @@
 #include <emflow/detail/buffer_tree/node.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
 
+#include <tbb/task_arena.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -189,11 +191,14 @@ private:
     }
 
     //! Sorts chunk_ by (key, time): block quicksort (2.6x std::sort on random keys, see
-    //! bench/README.md) where the requests may be copied bitwise (not std::pair's).
+    //! bench/README.md), its parts in parallel, where the requests may be copied bitwise (not
+    //! std::pair's).
     void sort_chunk() {
         const request_order<Key, Value, Cmp> less{cmp_};
         if constexpr (std::is_trivially_copyable_v<req>)
-            algorithm::block_quicksort(chunk_.data(), chunk_.data() + chunk_.size(), less);
+            algorithm::parallel_block_quicksort(
+                chunk_.data(), chunk_.data() + chunk_.size(), less,
+                unsigned(std::max(1, tbb::this_task_arena::max_concurrency())));
         else
             std::sort(chunk_.begin(), chunk_.end(), less);
     }
@@ -365,12 +370,12 @@ private:
     //! Sorting tree: cuts (after sorting) or fuses leaf node i of n when due (file comment);
     //! false if neither was due or possible.
     bool rebalance_runs(node_type& n, std::size_t i) {
-        const std::size_t most = leaf_run_blocks(), least = std::max<std::size_t>(1, most / 16);
+        const std::size_t most = leaf_run_blocks(), least = std::max<std::size_t>(1, most / 32);
         node_type& c = *n.children[i];
         if (c.fanout() > most) {
             sort_leaf_node(c);
             const std::size_t before = n.children.size();
-            if (!split_child(n, i, (c.fanout() + 7) / 8)) return false;
+            if (!split_child(n, i, (c.fanout() + 15) / 16)) return false;
             for (std::size_t k = i; k <= i + n.children.size() - before; ++k)
                 n.children[k]->leaves.front().block.run_start = true;  // each part: one run
             return true;
