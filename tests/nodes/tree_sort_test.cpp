@@ -2,8 +2,8 @@
 // tests/nodes/tree_sort_test.cpp: tree sort node and push-fed tree sorter against std::sort on
 // the sort node tests' element types (u64 by std::less, std::greater and plain comparators,
 // std::pair), duplicates and one repeated key, empty and one element, budgets small enough for
-// several levels; fed by split/async push; automatic memory in a run's budget; errors (budget,
-// throwing comparator, a full disk).
+// several levels, few keys at the default fan-out; fed by split/async push; automatic memory in a
+// run's budget; errors (budget, throwing comparator, a full disk).
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
@@ -84,6 +84,18 @@ TEST_CASE("tree sort with other fan-outs builds several levels", "[tree_sort]") 
         materialize(s, std::back_inserter(got));
         CHECK(got == expect);
     }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("tree sort of few keys at the default fan-out: leaf nodes cut between keys",
+          "[tree_sort]") {
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    auto v = emflow_test::random_values(rng, 2600000, 60);  // a few blocks per key
+    std::vector<u64> expect(v), got;
+    std::sort(expect.begin(), expect.end());
+    materialize(streamify(v) | tree_sort(std::less<u64>(), 16 << 20), std::back_inserter(got));
+    CHECK(got == expect);
     CHECK(dir.entries() == 0);
 }
 
