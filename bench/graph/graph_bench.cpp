@@ -2,7 +2,8 @@
 // bench/graph/graph_bench.cpp: one graph file, one source: emflow's SSSP (adaptive Δ and each
 // fixed Δ asked for) or BFS, and BGL's Dijkstra or BFS on a CSR graph in RAM, side by side;
 // every emflow result is compared with BGL's. The source is the vertex of most out-edges. One CSV
-// line per run on stdout.
+// line per run on stdout. Mode astar: per query s:t, BGL's Dijkstra from s, emflow's SSSP from s,
+// emflow's SSSP stopped once t is settled, and A* from s to t (all adaptive), on its own CSV.
 #include <emflow/external_memory.hpp>
 #include <emflow/pipelines/graph/search.hpp>
 
@@ -105,16 +106,81 @@ g::adaptive_params adaptive_from_env() {
     return p;
 }
 
+//! The vertex of most out-edges in the graph file at path (never isolated, if any has edges).
+std::uint32_t max_degree_vertex(const std::string& path, const g::graph_header& h) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::uint64_t> off(h.vertices + 1);
+    in.seekg(std::streamoff(h.offsets_at()));
+    in.read(reinterpret_cast<char*>(off.data()), std::streamsize(8 * off.size()));
+    std::uint64_t best = 0;
+    for (std::uint64_t v = 1; v < h.vertices; ++v)
+        if (off[v + 1] - off[v] > off[best + 1] - off[best]) best = v;
+    return std::uint32_t(best);
+}
+
+//! Prints one astar-mode CSV line
+//! (graph,query,source,target,impl,seconds,expanded,rounds,distance).
+void print_query(const std::string& name, int query, std::uint32_t s, std::uint32_t t,
+                 const char* impl, double sec, const g::search_stats* st, std::uint64_t d) {
+    std::printf("%s,%d,%u,%u,%s,%.4f,%s,%s,%llu\n", name.c_str(), query, s, t, impl, sec,
+                st ? std::to_string(st->expanded).c_str() : "",
+                st ? std::to_string(st->rounds).c_str() : "", (unsigned long long)d);
+    std::fflush(stdout);
+}
+
+//! SSSP from s stopped once t is settled (A* with no heuristic: what A*'s heuristic saves).
+g::search_result sssp_to(const std::string& path, const g::graph_header& h, std::uint32_t s,
+                         std::uint32_t t, const g::search_options& o) {
+    g::detail::search_loop<g::detail::zero_heuristic> loop(path, h, o, {}, false,
+                                                           g::detail::start_lmf(h), false);
+    return loop.run(s, t);
+}
+
+//! The queries "s:t" of argv[6..], each run four ways; returns 1 if a distance differs.
+int run_queries(const std::string& path, const std::string& name, const g::graph_header& h,
+                const bgl_graph& bg, const g::search_options& o, int argc, char** argv) {
+    for (int i = 6; i < argc; ++i) {
+        const std::string q = argv[i];
+        const std::uint64_t s = std::stoull(q.substr(0, q.find(':'))),
+                            t = std::stoull(q.substr(q.find(':') + 1));
+        if (s >= h.vertices || t >= h.vertices) {
+            std::fprintf(stderr, "graph_bench: query %s: a vertex out of range\n", q.c_str());
+            return 2;
+        }
+        double t0 = now();
+        const std::vector<std::uint64_t> expect = bgl_run(bg, s, false);
+        print_query(name, i - 5, s, t, "bgl_dijkstra", now() - t0, nullptr, expect[t]);
+        t0 = now();
+        const g::search_result full = g::sssp(path, s, o);
+        print_query(name, i - 5, s, t, "sssp", now() - t0, &full.stats, full.distance[t]);
+        t0 = now();
+        const g::search_result to = sssp_to(path, h, s, t, o);
+        print_query(name, i - 5, s, t, "sssp_to_target", now() - t0, &to.stats, to.distance[t]);
+        t0 = now();
+        const g::search_result a = g::astar(path, s, t, o);
+        print_query(name, i - 5, s, t, "astar", now() - t0, &a.stats, a.distance[t]);
+        if (full.distance != expect || to.distance[t] != expect[t] || a.distance[t] != expect[t]) {
+            std::fprintf(stderr, "graph_bench: %s %s: a distance differs from BGL's\n",
+                         name.c_str(), q.c_str());
+            return 1;
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 6) {
+    const std::string mode = argc > 3 ? argv[3] : "";
+    if (argc < 6 && !(argc == 4 && mode == "source")) {
         std::fprintf(stderr,
                      "usage: graph_bench GRAPH NAME sssp|bfs MEMORY_MIB THREADS [LOG_DELTA...]\n"
+                     "       graph_bench GRAPH NAME astar MEMORY_MIB THREADS [S:T...]\n"
+                     "       graph_bench GRAPH NAME source   (prints the source of the runs)\n"
                      "(LOG_DELTA -1: adaptive)\n");
         return 2;
     }
-    const std::string path = argv[1], name = argv[2], mode = argv[3];
+    const std::string path = argv[1], name = argv[2];
     g::adaptive_params adaptive;
     try {
         adaptive = adaptive_from_env();
@@ -125,12 +191,21 @@ int main(int argc, char** argv) {
     const bool bfs = mode == "bfs";
     emflow::ensure_external_memory();
     const g::graph_header h = g::read_header(path);
+    const std::uint32_t source = max_degree_vertex(path, h);
+    if (mode == "source") {
+        std::printf("%u\n", source);
+        return 0;
+    }
     double t = now();
     const bgl_graph bg = load_bgl(path, h);
-    bgl_graph::vertex_descriptor source = 0;  // the vertex of most out-edges: never isolated
-    for (bgl_graph::vertex_descriptor v = 0; v < h.vertices; ++v)
-        if (out_degree(v, bg) > out_degree(source, bg)) source = v;
     std::fprintf(stderr, "graph_bench: %s loaded for BGL in %.2f s\n", name.c_str(), now() - t);
+    if (mode == "astar") {
+        g::search_options o;
+        o.memory_bytes = std::uint64_t(std::atoll(argv[4])) << 20;
+        o.threads = unsigned(std::atoi(argv[5]));
+        o.adaptive = adaptive;
+        return run_queries(path, name, h, bg, o, argc, argv);
+    }
     t = now();
     const std::vector<std::uint64_t> expect = bgl_run(bg, source, bfs);
     const double bgl_s = now() - t;
@@ -150,8 +225,7 @@ int main(int argc, char** argv) {
                 last = st.expanded;
             };
         t = now();
-        g::search_result r =
-            bfs ? g::bfs(path, std::uint32_t(source), o) : g::sssp(path, std::uint32_t(source), o);
+        g::search_result r = bfs ? g::bfs(path, source, o) : g::sssp(path, source, o);
         const double sec = now() - t;
         if (r.distance != expect) {
             std::fprintf(stderr, "graph_bench: %s: emflow's distances differ from BGL's\n",
