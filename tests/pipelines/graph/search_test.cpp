@@ -31,6 +31,11 @@ search_options small_budget(int log_delta) {
     return o;
 }
 
+//! The bytes of the graph file's edge sections (what a search holding them in RAM reads).
+std::uint64_t csr_image_bytes(const std::string& g) {
+    return read_header(g).coordinates_at() - 128;
+}
+
 //! SSSP from the vertex with the most out-edges (a random vertex may have none) with the
 //! adaptive Δ and several fixed ones equals Dijkstra.
 void check_sssp(const std::string& g) {
@@ -190,6 +195,36 @@ TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fe
     }
     CHECK_THROWS_WITH(astar(path_of("k.emg"), 0, 1, small_budget(-1)),
                       Catch::Contains("A* needs coordinates"));
+}
+
+TEST_CASE("BFS by levels (edges in RAM or through windows) and on the queue agree", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    generate_uniform(path_of("b.emg"), 1 << 19, 1 << 20, o);  // 12 MiB of edges
+    const graph_test::ram_graph g = graph_test::load(path_of("b.emg"));
+    const auto expect = graph_test::dijkstra(g, 0, true);
+    // The vertex arrays take 14.5 MiB (16.5 with parents), two frontiers 4 MiB more.
+    search_options queue = small_budget(-1), windows = queue, ram = queue;
+    queue.memory_bytes = std::uint64_t(16) << 20;
+    windows.memory_bytes = std::uint64_t(22) << 20;
+    windows.parents = true;
+    ram.memory_bytes = std::uint64_t(128) << 20;
+    const search_result q = bfs(path_of("b.emg"), 0, queue), w = bfs(path_of("b.emg"), 0, windows),
+                        r = bfs(path_of("b.emg"), 0, ram);
+    CHECK(q.distance == expect);
+    CHECK(q.stats.queue_peak_bytes > 0);  // the queue's machinery
+    CHECK(w.distance == expect);
+    CHECK(w.stats.queue_peak_bytes == 0);
+    CHECK(w.stats.bytes_read != csr_image_bytes(path_of("b.emg")));  // through windows
+    check_parents(g, w, 0, true);
+    CHECK(r.distance == expect);
+    CHECK(r.stats.bytes_read == csr_image_bytes(path_of("b.emg")));  // read once
+    // One round per level (the queue's rounds may split a level its bulk cannot hold).
+    std::uint64_t levels = 0;
+    for (const std::uint64_t d : expect) levels = d == unreached ? levels : std::max(levels, d + 1);
+    CHECK(r.stats.rounds == levels);
+    CHECK(w.stats.rounds == levels);
+    CHECK(q.stats.rounds >= levels);
 }
 
 TEST_CASE("a budget that cannot hold the vertex arrays is refused naming the need", "[graph]") {

@@ -5,16 +5,23 @@
 //   search_options o;  o.memory_bytes = 1 << 30;
 //   search_result r = sssp("road.emg", 0, o);   // r.distance[v], unreached if none
 //
-// BFS is the same machinery with every weight 1 and Δ = 1 fixed: each round's bulk is then
-// exactly one BFS level (level-synchronous BFS), every vertex is reached first at its final
-// distance so no relaxation is ever overwritten, and a larger Δ could only add such useless work.
+// BFS is level-synchronous. Where the budget holds two frontier arrays (4 bytes per vertex each)
+// it runs without the queue (detail/bfs_levels.hpp: on road-like graphs the queue's pushes, pops
+// and per-round sort were most of the time; bench/graph/README.md has the figures); else it is
+// the queue's machinery with every weight 1 and Δ = 1 fixed: each round's bulk is then exactly
+// one BFS level, every vertex is reached first at its final distance so no relaxation is ever
+// overwritten, and a larger Δ could only add such useless work.
 #pragma once
 
+#include <emflow/pipelines/graph/detail/bfs_levels.hpp>
 #include <emflow/pipelines/graph/detail/csr_reader.hpp>
 #include <emflow/pipelines/graph/detail/search_loop.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 #include <emflow/pipelines/graph/search_options.hpp>
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -106,6 +113,10 @@ inline search_result bfs(const std::string& path, std::uint32_t source,
                          const search_options& opt = {}) {
     const graph_header h = read_header(path);
     detail::check_vertex(h, source, "source");
+    const unsigned threads =
+        opt.threads ? opt.threads : unsigned(std::max(1, omp_get_max_threads()));
+    if (detail::bfs_levels::fits(h, opt, threads))
+        return detail::bfs_levels(path, h, opt, threads).run(source);
     search_options o = opt;
     o.log_delta = 0;
     detail::search_loop<detail::zero_heuristic> loop(path, h, o, {}, true, 0, false);

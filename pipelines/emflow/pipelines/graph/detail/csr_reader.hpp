@@ -2,18 +2,24 @@
 // emflow/pipelines/graph/detail/csr_reader.hpp: reads vertices' out-edges from a graph file in
 // ascending vertex order through windows (one for offsets, one for targets, one for weights);
 // a window read grows while the reads run forward (the kernel prefetching the next one) and
-// shrinks to a page after a jump. A search whose budget holds the edges reads them once into a
+// shrinks to a page after a jump. A search whose budget holds the edges maps them once into a
 // csr_image instead: windows re-read the pages of every round's sparse bulk, round after round.
 #pragma once
 
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
 #include <emflow/pipelines/graph/format.hpp>
 
+#include <sys/mman.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <vector>
 
 namespace emflow::pipelines::graph::detail {
@@ -94,29 +100,29 @@ private:
     std::vector<std::uint32_t> t_, w_;
 };
 
-//! The offsets, targets and weights of a graph, read into RAM in one pass.
+//! The offsets, targets and weights of a graph, mapped into RAM in one pass (read-only, private,
+//! populated at once: the page cache's pages are mapped, not copied, and no page faults later).
 class csr_image {
 public:
     //! Bytes a graph with header h takes in RAM.
     static std::uint64_t bytes_of(const graph_header& h) {
         return h.coordinates_at() - h.offsets_at();
     }
-    //! Reads f's edges (header h) in blocks of 4 MiB.
-    csr_image(const posix_file& f, const graph_header& h)
-        : h_(h), data_(new std::byte[std::size_t(bytes_of(h))]) {
-        std::byte* p = data_.get();
-        const std::uint64_t total = bytes_of(h);
-        for (std::uint64_t done = 0; done < total;) {
-            const std::size_t k = std::size_t(std::min<std::uint64_t>(block, total - done));
-            f.read_at(h.offsets_at() + done, p + done, k);
-            done += k;
-        }
-        offsets_ = reinterpret_cast<const std::uint64_t*>(p);
-        targets_ = reinterpret_cast<const std::uint32_t*>(p + (h.targets_at() - h.offsets_at()));
-        if (h.weighted())
-            weights_ =
-                reinterpret_cast<const std::uint32_t*>(p + (h.weights_at() - h.offsets_at()));
+    //! Maps f's edges (header h); throws std::runtime_error for a file shorter than h says.
+    csr_image(const posix_file& f, const graph_header& h) : h_(h), bytes_(h.coordinates_at()) {
+        if (f.size() < bytes_)
+            throw std::runtime_error(f.path() + ": truncated (" + std::to_string(f.size()) +
+                                     " bytes, the edges end at " + std::to_string(bytes_) + ")");
+        void* p = ::mmap(nullptr, bytes_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, f.fd(), 0);
+        if (p == MAP_FAILED) throw std::system_error(errno, std::generic_category(), f.path());
+        base_ = static_cast<const std::byte*>(p);
+        offsets_ = reinterpret_cast<const std::uint64_t*>(base_ + h.offsets_at());
+        targets_ = reinterpret_cast<const std::uint32_t*>(base_ + h.targets_at());
+        if (h.weighted()) weights_ = reinterpret_cast<const std::uint32_t*>(base_ + h.weights_at());
     }
+    ~csr_image() { ::munmap(const_cast<std::byte*>(base_), bytes_); }
+    csr_image(const csr_image&) = delete;
+    csr_image& operator=(const csr_image&) = delete;
     //! The out-edges of v (any order, any thread).
     adjacency edges(std::uint32_t v) const {
         const std::uint64_t b = offsets_[v], e = offsets_[std::size_t(v) + 1];
@@ -126,9 +132,9 @@ public:
     std::uint64_t bytes_read() const { return bytes_of(h_); }
 
 private:
-    static constexpr std::size_t block = std::size_t(4) << 20;
     graph_header h_;
-    std::unique_ptr<std::byte[]> data_;  // new's alignment: at least the sections' 8
+    std::size_t bytes_;                // mapped from offset 0: the header, then the sections
+    const std::byte* base_ = nullptr;  // page-aligned: the sections' 8-byte alignment holds
     const std::uint64_t* offsets_ = nullptr;
     const std::uint32_t* targets_ = nullptr;
     const std::uint32_t* weights_ = nullptr;

@@ -40,6 +40,8 @@ public:
     posix_file(const posix_file&) = delete;
     posix_file& operator=(const posix_file&) = delete;
 
+    //! The descriptor (owned by this object).
+    int fd() const { return fd_; }
     //! The file's size in bytes.
     std::uint64_t size() const {
         struct stat st;

@@ -5,12 +5,12 @@
 // the in-RAM distance array, sorts the rest by vertex (so the graph file is read forward), and
 // relaxes their out-edges in OpenMP threads with an atomic min, each thread bulk-pushing the
 // improved vertices under its own id (each item names the vertex that pushed it: the parent,
-// recorded when the item settles its vertex). The edges are read into RAM once if they fit half the
-// budget left after the vertex arrays, else through per-thread windows in vertex order. Δ follows
-// delta_rule after every round; the rule needs more than a bulk's size (the pushes' priorities, the
-// waste), so the round tells it, and delta_limit only turns Δ into limits. With a target, the loop
-// ends once the smallest key exceeds the target's distance (keys are lower bounds: the heuristic
-// never overestimates).
+// recorded when the item settles its vertex). The edges are mapped into RAM once if they fit half
+// the budget left after the vertex arrays, else through per-thread windows in vertex order. Δ
+// follows delta_rule after every round; the rule needs more than a bulk's size (the pushes'
+// priorities, the waste), so the round tells it, and delta_limit only turns Δ into limits. With a
+// target, the loop ends once the smallest key exceeds the target's distance (keys are lower bounds:
+// the heuristic never overestimates).
 #pragma once
 
 #include <emflow/external_memory.hpp>
