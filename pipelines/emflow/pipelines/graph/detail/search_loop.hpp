@@ -140,12 +140,15 @@ private:
         return std::nullopt;
     }
 
-    //! Drops stale items and duplicates, orders the bulk by vertex.
+    //! Drops stale items, orders the bulk by vertex for windows and for large bulks (in RAM a
+    //! small bulk is cheaper unordered). What is left holds each vertex once: a vertex's items
+    //! have distinct keys (each push strictly lowered its distance), one equal to its distance.
     void prepare(std::vector<queue_item>& bulk) {
         auto fresh = std::remove_if(bulk.begin(), bulk.end(), [&](const queue_item& x) {
             return x.key - heuristic_(vertex_of(x)) != load(vertex_of(x));
         });
         bulk.erase(fresh, bulk.end());
+        if (resident_ && bulk.size() < 16 * parallel_bulk) return;
         if (bulk.size() >= 16 * parallel_bulk)
             tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
         else  // a task per 500 items would cost more than it saves
