@@ -255,6 +255,11 @@ inline int run_info(const options& o) {
         (unsigned long long)h.vertices, (unsigned long long)h.edges, h.weighted() ? "yes" : "no",
         h.has_coordinates() ? "yes" : "no", h.flags & graph::flag_undirected ? "yes" : "no",
         h.min_weight, h.max_weight, h.version);
+    // A*'s scale: the smallest weight / Euclidean length; "none": A* scans the edges for it.
+    if (h.has_astar_scale())
+        std::printf("astar_scale %.17g\n", h.astar_scale);
+    else
+        std::printf("astar_scale none\n");
     return exit_ok;
 }
 

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/pipelines/graph/build_test.cpp: the graph format, the importers (DIMACS, SNAP, binary),
 // the build options, the generators, and the errors for malformed input.
+#include <emflow/pipelines/graph/detail/astar_scale.hpp>
 #include <emflow/pipelines/graph/generate.hpp>
 #include <emflow/pipelines/graph/import.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "reference.hpp"
 #include "test_env.hpp"
@@ -141,4 +144,74 @@ TEST_CASE("generators are deterministic by seed and well-formed", "[graph]") {
     CHECK(h.edges > 1500);
     graph_test::ram_graph g = graph_test::load(path_of("r.emg"));
     CHECK(std::all_of(g.weights.begin(), g.weights.end(), [](std::uint32_t w) { return w >= 1; }));
+}
+
+namespace {
+
+//! The scale a scan of the edges of the graph file g finds (what A* does for older files).
+double scanned_scale(const std::string& g) {
+    const graph_header h = read_header(g);
+    detail::posix_file f(g, detail::posix_file::read_only);
+    std::vector<double> xy(2 * h.vertices);
+    f.read_at(h.coordinates_at(), xy.data(), xy.size() * sizeof(double));
+    return detail::scan_astar_scale(f, h, xy);
+}
+
+//! Rewrites the header of the graph file g with edit applied (no checks: it may make it bad).
+template <class Edit>
+void edit_header(const std::string& g, Edit edit) {
+    graph_header h;
+    std::fstream f(g, std::ios::in | std::ios::out | std::ios::binary);
+    f.read(reinterpret_cast<char*>(&h), sizeof h);
+    edit(h);
+    f.seekp(0);
+    f.write(reinterpret_cast<const char*>(&h), sizeof h);
+}
+
+}  // namespace
+
+TEST_CASE("the header stores A*'s scale, equal to a scan of the edges", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    for (std::uint32_t div : {1u, 64u}) {
+        o.weight_divisor = div;
+        const graph_header h = generate_road(path_of("r.emg"), 3000, o);
+        REQUIRE(h.has_astar_scale());
+        CHECK(h.astar_scale > 0);
+        CHECK(h.astar_scale == scanned_scale(path_of("r.emg")));  // exact: the same doubles
+        CHECK(read_header(path_of("r.emg")).astar_scale == h.astar_scale);
+    }
+    // Weights below the lengths, a vertex without coordinates (at (0, 0)), an edge of length 0.
+    std::string gr = write_file("s.gr", "p sp 4 4\na 1 2 3\na 2 3 10\na 3 4 1\na 4 1 8\n");
+    std::string co = write_file("s.co", "v 1 0 0\nv 2 4 0\nv 3 4 3\n");
+    graph_header h = import_dimacs(gr, co, path_of("s.emg"));
+    REQUIRE(h.has_astar_scale());
+    CHECK(h.astar_scale == scanned_scale(path_of("s.emg")));
+    CHECK(h.astar_scale == Approx(0.2));  // edge 3 -> 4 ((4, 3) to (0, 0)): weight 1, length 5
+    h = import_dimacs(gr, "", path_of("n.emg"));
+    CHECK(!h.has_astar_scale());
+    CHECK(!generate_kron(path_of("k.emg"), 6, 4, o).has_astar_scale());
+}
+
+TEST_CASE("files without a stored A* scale are read, bad stored scales refused", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    const std::string g = path_of("r.emg");
+    generate_road(g, 1000, o);
+    edit_header(g, [](graph_header& h) {  // a file written before the scale was stored
+        h.flags &= ~std::uint32_t(flag_astar_scale);
+        h.astar_scale = 0;
+    });
+    CHECK(!read_header(g).has_astar_scale());
+    for (double bad : {-1.0, std::nan(""), HUGE_VAL}) {
+        edit_header(g, [&](graph_header& h) {
+            h.flags |= flag_astar_scale;
+            h.astar_scale = bad;
+        });
+        CHECK_THAT(error_of([&] { read_header(g); }), Catch::Contains("bad A* scale"));
+    }
+    generate_kron(path_of("k.emg"), 6, 4, o);
+    edit_header(path_of("k.emg"), [](graph_header& h) { h.flags |= flag_astar_scale; });
+    CHECK_THAT(error_of([&] { read_header(path_of("k.emg")); }),
+               Catch::Contains("the graph has no coordinates"));
 }

@@ -193,6 +193,18 @@ TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fe
             if (k == 0) CHECK(r.stats.expanded <= full.stats.expanded);
         }
     }
+    // A file written before the header held the scale: A* scans for the same one.
+    const double stored =
+        detail::euclidean_heuristic(path_of("r.emg"), read_header(path_of("r.emg")), 0).scale();
+    graph_header old = read_header(path_of("r.emg"));
+    old.flags &= ~std::uint32_t(flag_astar_scale);
+    old.astar_scale = 0;
+    std::fstream(path_of("r.emg"), std::ios::in | std::ios::out | std::ios::binary)
+        .write(reinterpret_cast<const char*>(&old), sizeof old);
+    CHECK(detail::euclidean_heuristic(path_of("r.emg"), read_header(path_of("r.emg")), 0).scale() ==
+          stored);
+    const std::uint32_t t = std::uint32_t(rng() % 10000);
+    CHECK(astar(path_of("r.emg"), 0, t, small_budget(-1)).distance[t] == expect[t]);
     CHECK_THROWS_WITH(astar(path_of("k.emg"), 0, 1, small_budget(-1)),
                       Catch::Contains("A* needs coordinates"));
 }

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/graph/builder.hpp: builds a CSR graph file from edges in any order, larger
 // than memory: they are sorted externally (emflow's sorted_runs: parallel block quicksort, then
-// the sort node's runs and multiway merge on emflow's disks), then written out.
+// the sort node's runs and multiway merge on emflow's disks), then written out. With coordinates
+// the header also gets A*'s scale, found edge by edge as they are written (detail/astar_scale.hpp).
 #pragma once
 
 #include <emflow/external_memory.hpp>
 #include <emflow/nodes/sorted_runs.hpp>
+#include <emflow/pipelines/graph/detail/astar_scale.hpp>
 #include <emflow/pipelines/graph/detail/edge_order.hpp>
 #include <emflow/pipelines/graph/detail/output_file.hpp>
 #include <emflow/pipelines/graph/detail/posix_file.hpp>
@@ -92,7 +94,9 @@ private:
         h.vertices = vertices_;
         h.flags = (opt_.weighted ? std::uint32_t(flag_weights) : 0u) |
                   (has_coords_ ? std::uint32_t(flag_coordinates) : 0u) |
-                  (opt_.undirected ? std::uint32_t(flag_undirected) : 0u);
+                  (opt_.undirected ? std::uint32_t(flag_undirected) : 0u) |
+                  (has_coords_ ? std::uint32_t(flag_astar_scale) : 0u);
+        if (has_coords_) coords_.resize(2 * h.vertices);  // vertices without are at (0, 0)
         write_edges(h, out, weights);
         append_weights(h, out, weights);
         append_coordinates(h, out);
@@ -108,6 +112,7 @@ private:
         detail::buffered_writer wout(weights, 0);
         std::uint64_t m = 0, next_vertex = 0, min_w = UINT32_MAX, max_w = 0, sum = 0;
         std::optional<detail::raw_edge> last;
+        detail::astar_scale_finder scale;
         sorter_->each(std::size_t(opt_.memory_bytes), [&](const detail::raw_edge& e) {
             if (opt_.drop_parallel && last && last->source == e.source && last->target == e.target)
                 return;
@@ -115,6 +120,7 @@ private:
             for (; next_vertex <= e.source; ++next_vertex) offsets.put(m);
             targets.put(e.target);
             if (opt_.weighted) wout.put(e.weight);
+            if (has_coords_) scale.add(coords_.data(), e.source, e.target, e.weight);
             min_w = std::min<std::uint64_t>(min_w, e.weight);
             max_w = std::max<std::uint64_t>(max_w, e.weight);
             sum += e.weight;
@@ -129,6 +135,7 @@ private:
         h.min_weight = m ? std::uint32_t(min_w) : 0;
         h.max_weight = std::uint32_t(max_w);
         h.weight_sum = sum;
+        h.astar_scale = has_coords_ ? scale.scale() : 0;
     }
 
     void append_weights(const graph_header& h, detail::posix_file& out,
@@ -146,7 +153,6 @@ private:
 
     void append_coordinates(const graph_header& h, detail::posix_file& out) {
         if (!has_coords_) return;
-        coords_.resize(2 * h.vertices);
         out.write_at(h.coordinates_at(), coords_.data(), coords_.size() * sizeof(double));
         std::vector<double>().swap(coords_);
     }

@@ -13,6 +13,7 @@
 // overwritten, and a larger Δ could only add such useless work.
 #pragma once
 
+#include <emflow/pipelines/graph/detail/astar_scale.hpp>
 #include <emflow/pipelines/graph/detail/bfs_levels.hpp>
 #include <emflow/pipelines/graph/detail/csr_reader.hpp>
 #include <emflow/pipelines/graph/detail/search_loop.hpp>
@@ -57,12 +58,11 @@ inline void check_vertex(const graph_header& h, std::uint64_t v, const char* wha
 }
 
 //! The A* heuristic: floor(scale * Euclidean distance to the target), scale the smallest
-//! weight / length over all edges of nonzero length, shrunk by 1e-9 against rounding. Lengths
-//! are sqrt(dx^2 + dy^2) (std::hypot's care for overflow is not needed for coordinates and cost
-//! a tenth of a second per 4 M edges); the scan compares squares, with one root at the end.
+//! weight / length over all edges of nonzero length (stored in the header by the builder, else
+//! found by a scan of the edges: detail/astar_scale.hpp), shrunk by 1e-9 against rounding.
 class euclidean_heuristic {
 public:
-    //! Reads the coordinates (16 bytes per vertex, RAM) and scans the edges for the scale.
+    //! Reads the coordinates (16 bytes per vertex, RAM) and the scale.
     euclidean_heuristic(const std::string& path, const graph_header& h, std::uint32_t target)
         : xy_(2 * h.vertices) {
         if (!h.has_coordinates())
@@ -70,17 +70,7 @@ public:
         posix_file f(path, posix_file::read_only);
         f.read_at(h.coordinates_at(), xy_.data(), xy_.size() * sizeof(double));
         tx_ = xy_[2 * std::size_t(target)], ty_ = xy_[2 * std::size_t(target) + 1];
-        csr_reader r(f, h, std::size_t(1) << 20);
-        double scale2 = std::numeric_limits<double>::infinity();
-        for (std::uint64_t u = 0; u < h.vertices; ++u) {
-            adjacency a = r.edges(std::uint32_t(u));
-            for (std::size_t k = 0; k < a.size; ++k) {
-                const double len2 = squared_length(std::uint32_t(u), a.targets[k]);
-                const double w = a.weights ? a.weights[k] : 1;
-                if (len2 > 0) scale2 = std::min(scale2, w * w / len2);
-            }
-        }
-        scale_ = std::isinf(scale2) ? 0.0 : std::sqrt(scale2) * (1 - 1e-9);
+        scale_ = (h.has_astar_scale() ? h.astar_scale : scan_astar_scale(f, h, xy_)) * (1 - 1e-9);
     }
     //! A lower bound of the distance from v to the target.
     std::uint64_t operator()(std::uint32_t v) const {
@@ -91,11 +81,6 @@ public:
     double scale() const { return scale_; }
 
 private:
-    double squared_length(std::uint32_t u, std::uint32_t v) const {
-        const double dx = xy_[2 * std::size_t(u)] - xy_[2 * std::size_t(v)],
-                     dy = xy_[2 * std::size_t(u) + 1] - xy_[2 * std::size_t(v) + 1];
-        return dx * dx + dy * dy;
-    }
     std::vector<double> xy_;
     double tx_ = 0, ty_ = 0, scale_ = 0;
 };
