@@ -18,7 +18,6 @@
 #include <emflow/detail/allocator_tuning.hpp>
 
 #include <stxxl/bits/io/iostats.h>
-#include <stxxl/bits/mng/block_alloc.h>
 #include <stxxl/bits/mng/block_manager.h>
 #include <stxxl/bits/mng/config.h>
 
@@ -33,9 +32,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <mutex>
-#include <new>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -176,31 +173,6 @@ inline void limit_file_size(std::uint64_t bytes) {
                            std::strerror(errno));
 }
 
-//! STXXL makes its I/O singletons on the first request, behind an unsynchronized double-checked
-//! pointer, and a disk's request queue on its first request, inserting into a std::map without a
-//! lock (disk_queues::add_request): two threads whose first I/O coincides race (TSan found both
-//! in nodes_sort). One block written to every disk before any parallel I/O makes them all; later
-//! requests only look them up.
-inline void create_request_queues() {
-    constexpr std::size_t bytes = 4096;
-    std::unique_ptr<void, decltype(&std::free)> buf(std::aligned_alloc(bytes, bytes), &std::free);
-    if (!buf) throw std::bad_alloc();
-    std::memset(buf.get(), 0, bytes);
-    stxxl::block_manager* bm = stxxl::block_manager::get_instance();
-    const std::size_t disks = stxxl::config::get_instance()->disks_number();
-    for (std::size_t i = 0; i < disks; ++i) {
-        stxxl::BID<bytes> bid;
-        bm->new_block(stxxl::single_disk(i), bid);
-        try {
-            bid.storage->awrite(buf.get(), bid.offset, bytes)->wait();
-        } catch (...) {
-            bm->delete_block(bid);
-            throw;
-        }
-        bm->delete_block(bid);
-    }
-}
-
 }  // namespace detail
 
 //! True once the external memory of this process has been configured.
@@ -258,7 +230,6 @@ inline const external_memory_state& configure_external_memory(
             largest_fixed = std::max(largest_fixed, d.capacity_bytes);
         }
         stxxl::block_manager::get_instance();  // opens (and unlinks) the disk files now
-        detail::create_request_queues();
         if (largest_fixed) detail::limit_file_size(largest_fixed);
     } catch (const std::exception& e) {
         std::error_code ec;
