@@ -16,6 +16,7 @@
 #pragma once
 
 #include <emflow/detail/allocator_tuning.hpp>
+#include <emflow/detail/request_queues.hpp>
 
 #include <stxxl/bits/io/iostats.h>
 #include <stxxl/bits/mng/block_manager.h>
@@ -230,6 +231,7 @@ inline const external_memory_state& configure_external_memory(
             largest_fixed = std::max(largest_fixed, d.capacity_bytes);
         }
         stxxl::block_manager::get_instance();  // opens (and unlinks) the disk files now
+        detail::make_request_queues(state->dir, io_method_name(cfg.method), cfg.disks.size());
         if (largest_fixed) detail::limit_file_size(largest_fixed);
     } catch (const std::exception& e) {
         std::error_code ec;

@@ -3,6 +3,7 @@
 // may configure the process's external memory once.
 #include <emflow/external_memory.hpp>
 
+#include <stxxl/bits/io/disk_queues.h>
 #include <catch2/catch.hpp>
 #include <stxxl/sorter>
 #include <stxxl/vector>
@@ -32,6 +33,17 @@ bool vector_round_trip(std::uint64_t n) {
     for (auto it = v.cbegin(); it != v.cend(); ++it, ++i)
         if (*it != i * 2654435761u) return false;
     return i == n;
+}
+
+//! True if STXXL's request queue `id` exists: configuration makes them, not a first request, whose
+//! unlocked queue creation races with another thread's (emflow/detail/request_queues.hpp).
+bool queue_exists(int id) { return stxxl::disk_queues::get_instance()->get_queue(id) != nullptr; }
+
+//! True if the block manager has never allocated a byte and STXXL has counted no I/O.
+bool nothing_counted() {
+    const auto v = emflow::current_io_volume();
+    return v.bytes_read == 0 && v.bytes_written == 0 &&
+           stxxl::block_manager::get_instance()->get_maximum_allocation() == 0;
 }
 
 }  // namespace
@@ -140,12 +152,24 @@ TEST_CASE("a test's own disks after the process has disks: a logic error, not th
     CHECK(stxxl::config::get_instance()->disk(0).size != (1u << 20));
 }
 
+TEST_CASE("configuration makes each disk's request queue and counts nothing", "[config]") {
+    emflow::external_memory_options cfg;
+    cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}, emflow::disk_spec{}};
+    auto& dir = emflow_test::configure_test_disks(cfg);
+    for (int id : {0, 1, 2}) CHECK(queue_exists(id));
+    CHECK_FALSE(queue_exists(3));
+    CHECK(nothing_counted());
+    CHECK(dir.entries() == 0);  // the probe file is gone
+}
+
 TEST_CASE("two parallel disks with linuxaio", "[config]") {
     emflow::external_memory_options cfg;
     cfg.disks = {emflow::disk_spec{}, emflow::disk_spec{}};
     cfg.method = emflow::io_method::linuxaio;
     auto& dir = emflow_test::configure_test_disks(cfg);
     REQUIRE(stxxl::config::get_instance()->disks_number() == 2);
+    CHECK(queue_exists(stxxl::file::DEFAULT_LINUXAIO_QUEUE));  // linuxaio disks share one
+    CHECK(nothing_counted());
     REQUIRE(vector_round_trip(4'000'000));
     CHECK(dir.entries() == 0);
 }
@@ -154,6 +178,8 @@ TEST_CASE("mmap disks", "[config]") {
     emflow::external_memory_options cfg;
     cfg.method = emflow::io_method::mmap;
     auto& dir = emflow_test::configure_test_disks(cfg);
+    CHECK(queue_exists(0));
+    CHECK(nothing_counted());
     REQUIRE(vector_round_trip(4'000'000));
     CHECK(dir.entries() == 0);
 }
