@@ -22,6 +22,7 @@
 #include <emflow/detail/buffer_tree/block_io.hpp>
 #include <emflow/detail/buffer_tree/params.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
+#include <emflow/detail/buffer_tree/run_merge.hpp>
 #include <emflow/detail/buffer_tree/tree.hpp>
 #include <emflow/external_memory.hpp>
 #include <emflow/memory_budget.hpp>
@@ -250,28 +251,9 @@ private:
         s.leaf_reader.reset();
         s.current.clear();
         starts.push_back(merged_.size());
-        merge_runs(starts);
+        detail::buffer_tree::merge_sorted_runs(merged_, scratch_, starts, cmp_);
         items_ = merged_.data();
         count_ = merged_.size();
-    }
-
-    //! Merges the sorted runs of merged_ (begins in starts, then its end) pairwise.
-    void merge_runs(std::vector<std::size_t>& starts) {
-        while (starts.size() > 2) {
-            scratch_.resize(merged_.size());
-            const std::size_t r = starts.size() - 1;
-            std::size_t w = 0;
-            for (std::size_t i = 0; i < r; i += 2) {
-                const auto mid = merged_.begin() + starts[std::min(i + 1, r)];
-                std::merge(merged_.begin() + starts[i], mid, mid,
-                           merged_.begin() + starts[std::min(i + 2, r)],
-                           scratch_.begin() + starts[i], cmp_);
-                starts[w++] = starts[i];
-            }
-            starts[w++] = starts[r];
-            starts.resize(w);
-            merged_.swap(scratch_);
-        }
     }
 
     struct state {

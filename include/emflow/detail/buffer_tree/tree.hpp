@@ -23,6 +23,7 @@
 #include <emflow/detail/buffer_tree/leaf_merge.hpp>
 #include <emflow/detail/buffer_tree/node.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
+#include <emflow/detail/buffer_tree/run_merge.hpp>
 
 #include <tbb/task_arena.h>
 
@@ -262,28 +263,7 @@ private:
             std::size_t count = 0;
             while (r.next(p, count)) chunk_.insert(chunk_.end(), p, p + count);
         }
-        merge_runs(starts);
-    }
-
-    //! Merges the sorted runs of chunk_ (begins in starts, then its end) pairwise, pass by
-    //! pass, through scratch_.
-    void merge_runs(std::vector<std::size_t>& starts) {
-        const request_order<Key, Value, Cmp> less{cmp_};
-        while (starts.size() > 2) {
-            scratch_.resize(chunk_.size());
-            const std::size_t r = starts.size() - 1;
-            std::size_t w = 0;
-            for (std::size_t i = 0; i < r; i += 2) {
-                const auto mid = chunk_.begin() + starts[std::min(i + 1, r)];
-                std::merge(chunk_.begin() + starts[i], mid, mid,
-                           chunk_.begin() + starts[std::min(i + 2, r)],
-                           scratch_.begin() + starts[i], less);
-                starts[w++] = starts[i];
-            }
-            starts[w++] = starts[r];
-            starts.resize(w);
-            chunk_.swap(scratch_);
-        }
+        merge_sorted_runs(chunk_, scratch_, starts, request_order<Key, Value, Cmp>{cmp_});
     }
 
     //! Appends each child's part of chunk_ to its buffer (one block push per part).
@@ -519,7 +499,7 @@ private:
     block_writer<elem, RawBytes> elements_;
     std::vector<req> pending_;
     std::vector<req> chunk_;
-    std::vector<req> scratch_;  // merge_runs' other half
+    std::vector<req> scratch_;  // merge_sorted_runs' other half
 };
 
 }  // namespace emflow::detail::buffer_tree
