@@ -24,12 +24,12 @@ inline constexpr std::uint64_t no_parent_u64 = std::numeric_limits<std::uint64_t
 struct search_stats {
     std::uint64_t rounds = 0;            //!< bulks popped
     std::uint64_t popped = 0;            //!< items popped
-    std::uint64_t stale = 0;             //!< popped items skipped (a shorter distance was known)
+    std::uint64_t stale = 0;             //!< items skipped (a shorter distance was known)
     std::uint64_t expanded = 0;          //!< vertices whose out-edges were relaxed (with repeats)
     std::uint64_t relaxations = 0;       //!< edges relaxed
     std::uint64_t improved = 0;          //!< relaxations that lowered a distance (= pushes)
     std::uint64_t reexpanded = 0;        //!< expansions of a vertex expanded before (useless work)
-    std::uint64_t max_bulk = 0;          //!< largest bulk
+    std::uint64_t max_bulk = 0;          //!< most vertices expanded in one round
     std::uint64_t reached = 0;           //!< vertices with a finite distance at the end
     std::uint64_t queue_size = 0;        //!< items in the queue (after the round)
     std::uint64_t bytes_read = 0;        //!< graph bytes read

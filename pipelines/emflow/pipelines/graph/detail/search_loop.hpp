@@ -1,16 +1,22 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/pipelines/graph/detail/search_loop.hpp: label-correcting delta-stepping on the
 // bulk-parallel queue, as rounds of time-forward processing's loop (tfp::time_forward_loop): each
-// round pops the bulk of items before (min key + Δ) with bulk_pop_limit, drops stale items against
-// the in-RAM distance array, sorts the rest by vertex (so the graph file is read forward), and
-// relaxes their out-edges in OpenMP threads with an atomic min, each thread bulk-pushing the
-// improved vertices under its own id (each item names the vertex that pushed it: the parent,
-// recorded when the item settles its vertex). The edges are mapped into RAM once if they fit half
-// the budget left after the vertex arrays, else through per-thread windows in vertex order. Δ
-// follows delta_rule after every round; the rule needs more than a bulk's size (the pushes'
-// priorities, the waste), so the round tells it, and delta_limit only turns Δ into limits. With a
-// target, the loop ends once the smallest key exceeds the target's distance (keys are lower bounds:
-// the heuristic never overestimates).
+// round pops the bulk of items before (min key + Δ) with bulk_pop_limit and processes it in
+// phases: a phase sorts its items by vertex (so the graph file is read forward; a small phase in
+// RAM stays unsorted), skips stale items against the in-RAM distance array and relaxes the
+// out-edges in OpenMP threads with an atomic min. An improved vertex still before the round's
+// limit goes to its thread's frontier in RAM, the round's next phase (delta-stepping's light
+// edges: the queue's run formation and merges are paid only for the items the round cannot
+// settle); the others are bulk-pushed under the thread's id. Each item names the vertex that
+// pushed it: the parent, recorded when the item settles its vertex. Within a phase a vertex is
+// expanded at most once (its items have distinct keys and only the smallest can equal its
+// distance), so the expanded flags and parents have one writer per phase. The frontiers hold at
+// most as many items as a bulk (counted in the budget), the rest is pushed. The edges are mapped
+// into RAM once if they fit half the budget left after the vertex arrays, else through per-thread
+// windows in vertex order. Δ follows delta_rule after every round; the rule needs more than a
+// bulk's size (the phases, the pushes' priorities, the waste), so the round tells it, and
+// delta_limit only turns Δ into limits. With a target, the loop ends once the smallest key
+// exceeds the target's distance (keys are lower bounds: the heuristic never overestimates).
 #pragma once
 
 #include <emflow/external_memory.hpp>
@@ -38,8 +44,9 @@ namespace emflow::pipelines::graph::detail {
 
 //! What one thread counted in a round.
 struct round_counts {
-    std::uint64_t relaxations = 0, improved = 0, reexpanded = 0, wasted = 0;
-    std::uint64_t min_key = UINT64_MAX, max_key = 0;
+    std::uint64_t expanded = 0, stale = 0, relaxations = 0, improved = 0, queued = 0;
+    std::uint64_t reexpanded = 0, wasted = 0;
+    std::uint64_t min_key = UINT64_MAX, max_key = 0;  //!< of the items queued
 };
 
 //! The limit rule of the search's time_forward_loop: every item before top + Δ, until the
@@ -90,7 +97,9 @@ public:
         std::uint64_t graph_bytes = csr_image::bytes_of(h);
         if (graph_bytes > rest / 2) graph_bytes = 0;  // read through windows instead
         bulk_cap_ = std::max<std::uint64_t>(65536, (rest - graph_bytes) / 8 / sizeof(queue_item));
-        queue_bytes_ = rest - graph_bytes - bulk_cap_ * sizeof(queue_item);
+        // the bulk, and the frontiers of its later phases
+        queue_bytes_ = rest - graph_bytes - 2 * bulk_cap_ * sizeof(queue_item);
+        frontier_cap_ = bulk_cap_ / threads_;
         resident_ = graph_bytes > 0;
         if (!resident_)
             for (unsigned t = 0; t < threads_; ++t)
@@ -112,12 +121,14 @@ public:
         if (opt_.parents) r.parent.assign(h_.vertices, no_parent);
         parent_ = opt_.parents ? r.parent.data() : nullptr;
         if (resident_) image_.emplace(file_, h_);
+        frontiers_.resize(threads_);
+        for (std::vector<queue_item>& f : frontiers_) f.reserve(frontier_cap_);
         pq.push(make_item(heuristic_(source), source, no_parent));
         r.stats.queue_size = 1;
         tfp::time_forward_loop(
             pq, delta_limit{rule_, dist_, target},
             [&](const tfp::time_forward_bulk<queue_type>& bulk) {
-                round(pq, bulk.items(), r.stats);
+                round(pq, bulk.items(), bulk.limit()->key, r.stats);
                 if (opt_.on_round) opt_.on_round(r.stats);
             },
             bulk_cap_);
@@ -140,72 +151,97 @@ private:
         return std::nullopt;
     }
 
-    //! Drops stale items, orders the bulk by vertex for windows and for large bulks (in RAM a
-    //! small bulk is cheaper unordered). What is left holds each vertex once: a vertex's items
-    //! have distinct keys (each push strictly lowered its distance), one equal to its distance.
-    void prepare(std::vector<queue_item>& bulk) {
-        auto fresh = std::remove_if(bulk.begin(), bulk.end(), [&](const queue_item& x) {
-            return x.key - heuristic_(vertex_of(x)) != load(vertex_of(x));
-        });
-        bulk.erase(fresh, bulk.end());
-        if (resident_ && bulk.size() < 16 * parallel_bulk) return;
-        if (bulk.size() >= 16 * parallel_bulk)
-            tbb::parallel_sort(bulk.begin(), bulk.end(), by_vertex{});
+    //! Orders a phase by vertex for windows and for large phases (in RAM a small phase is
+    //! cheaper unordered) and keeps each vertex's smallest key, the only one that can equal its
+    //! distance; returns the items dropped. Stale items are skipped when relaxed (the A*
+    //! heuristic is evaluated once per item).
+    std::uint64_t prepare(std::vector<queue_item>& phase) {
+        if (resident_ && phase.size() < 16 * parallel_bulk) return 0;
+        if (phase.size() >= 16 * parallel_bulk)
+            tbb::parallel_sort(phase.begin(), phase.end(), by_vertex{});
         else  // a task per 500 items would cost more than it saves
-            std::sort(bulk.begin(), bulk.end(), by_vertex{});
-        bulk.erase(std::unique(bulk.begin(), bulk.end(),
-                               [](const queue_item& a, const queue_item& b) {
-                                   return vertex_of(a) == vertex_of(b);
-                               }),
-                   bulk.end());
+            std::sort(phase.begin(), phase.end(), by_vertex{});
+        const std::size_t before = phase.size();
+        phase.erase(std::unique(phase.begin(), phase.end(),
+                                [](const queue_item& a, const queue_item& b) {
+                                    return vertex_of(a) == vertex_of(b);
+                                }),
+                    phase.end());
+        return before - phase.size();
     }
 
-    //! One round, inside the loop's bulk-push phase: relax the bulk's out-edges in parallel,
-    //! push the improved vertices.
-    void round(queue_type& pq, std::vector<queue_item>& bulk, search_stats& s) {
-        const std::uint64_t popped = bulk.size();
-        s.popped += popped;
-        s.queue_size -= popped;
-        prepare(bulk);
-        s.stale += popped - bulk.size();
+    //! One round, inside the loop's bulk-push phase: phases of relaxations, the first over the
+    //! bulk, each next one over the frontiers the last one filled (items before limit).
+    void round(queue_type& pq, std::vector<queue_item>& bulk, std::uint64_t limit,
+               search_stats& s) {
+        s.popped += bulk.size();
+        s.queue_size -= bulk.size();
         std::vector<round_counts>& counts = counts_;
         std::fill(counts.begin(), counts.end(), round_counts{});
+        std::uint64_t dropped = 0, phases = 0;
+        for (; !bulk.empty(); ++phases) {
+            dropped += prepare(bulk);
+            relax_phase(pq, bulk, limit);
+            bulk.clear();  // the next phase: the frontiers, at most bulk_cap_ items
+            if (bulk.capacity() < bulk_cap_) bulk.reserve(bulk_cap_);
+            for (std::vector<queue_item>& f : frontiers_) {
+                bulk.insert(bulk.end(), f.begin(), f.end());
+                f.clear();
+            }
+        }
+        s.stale += dropped;
+        account(counts, std::max<std::uint64_t>(1, phases), s);
+    }
+
+    void relax_phase(queue_type& pq, const std::vector<queue_item>& phase, std::uint64_t limit) {
+        std::vector<round_counts>& counts = counts_;
         std::exception_ptr error;
         std::mutex error_mutex;
-        // A small bulk is not worth waking the team (on a loaded machine an OpenMP barrier
+        // A small phase is not worth waking the team (on a loaded machine an OpenMP barrier
         // costs milliseconds): its owner relaxes it alone.
-        const unsigned team_size = bulk.size() >= parallel_bulk ? threads_ : 1;
+        const unsigned team_size = phase.size() >= parallel_bulk ? threads_ : 1;
 #pragma omp parallel num_threads(team_size) if (team_size > 1)
         {
             const unsigned t = unsigned(omp_get_thread_num()),
                            team = unsigned(omp_get_num_threads());
             try {
-                const std::size_t b = bulk.size() * t / team, e = bulk.size() * (t + 1) / team;
-                for (std::size_t i = b; i < e; ++i) relax(pq, bulk[i], t, counts[t]);
+                const std::size_t b = phase.size() * t / team, e = phase.size() * (t + 1) / team;
+                for (std::size_t i = b; i < e; ++i) relax(pq, phase[i], limit, t, counts[t]);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(error_mutex);
                 if (!error) error = std::current_exception();
             }
         }
         if (error) std::rethrow_exception(error);  // the loop closes the bulk-push phase
-        account(bulk.size(), counts, s);
     }
 
-    void relax(queue_type& pq, const queue_item& x, unsigned t, round_counts& c) {
+    void relax(queue_type& pq, const queue_item& x, std::uint64_t limit, unsigned t,
+               round_counts& c) {
         const std::uint32_t v = vertex_of(x);
         const std::uint64_t d = x.key - heuristic_(v);
+        if (d != load(v)) {  // a shorter distance is known: its item comes (or came) too
+            ++c.stale;
+            return;
+        }
         const adjacency a = image_ ? image_->edges(v) : readers_[t]->edges(v);
+        ++c.expanded;
         c.relaxations += a.size;
         if (expanded_[v]) ++c.reexpanded, c.wasted += a.size;  // the earlier expansion's edges
-        expanded_[v] = 1;  // the bulk holds v once: no other thread writes this now
-        // x settles v at d unless a later round lowers d: then a later item overwrites this
+        expanded_[v] = 1;  // once per phase: no other thread writes this now
+        // x settles v at d unless a later item lowers d: then that one overwrites this
         if (parent_) parent_[v] = parent_of(x);
+        std::vector<queue_item>& frontier = frontiers_[t];
         for (std::size_t k = 0; k < a.size; ++k) {
             const std::uint64_t nd = d + (a.weights && !unit_ ? a.weights[k] : 1);
             const std::uint32_t u = a.targets[k];
             if (lower(u, nd)) {
                 ++c.improved;
                 const std::uint64_t key = nd + heuristic_(u);
+                if (key < limit && frontier.size() < frontier_cap_) {
+                    frontier.push_back(make_item(key, u, v));
+                    continue;
+                }
+                ++c.queued;
                 c.min_key = std::min(c.min_key, key);
                 c.max_key = std::max(c.max_key, key);
                 pq.bulk_push(make_item(key, u, v), t);
@@ -213,23 +249,25 @@ private:
         }
     }
 
-    void account(std::uint64_t expanded, const std::vector<round_counts>& counts, search_stats& s) {
+    void account(const std::vector<round_counts>& counts, std::uint64_t phases, search_stats& s) {
         round_counts all;
         for (const round_counts& c : counts) {
-            all.relaxations += c.relaxations, all.improved += c.improved;
+            all.expanded += c.expanded, all.stale += c.stale;
+            all.relaxations += c.relaxations, all.improved += c.improved, all.queued += c.queued;
             all.reexpanded += c.reexpanded, all.wasted += c.wasted;
             all.min_key = std::min(all.min_key, c.min_key);
             all.max_key = std::max(all.max_key, c.max_key);
         }
         ++s.rounds;
-        s.expanded += expanded;
-        s.max_bulk = std::max(s.max_bulk, expanded);
-        s.queue_size += all.improved;  // pq.size() would wait for the phase's background merges
+        s.stale += all.stale;
+        s.expanded += all.expanded;
+        s.max_bulk = std::max(s.max_bulk, all.expanded);
+        s.queue_size += all.queued;  // pq.size() would wait for the phase's background merges
         s.relaxations += all.relaxations, s.improved += all.improved;
         s.reexpanded += all.reexpanded;
         s.log_delta = rule_.lmf();
-        rule_.after_round(
-            {expanded, all.improved, all.min_key, all.max_key, all.relaxations, all.wasted});
+        rule_.after_round({all.expanded, phases, all.queued, all.min_key, all.max_key,
+                           all.relaxations, all.wasted});
     }
 
     void finish(queue_type& pq, search_result& r) {
@@ -251,7 +289,9 @@ private:
     delta_rule rule_;
     std::vector<round_counts> counts_;  //!< per thread, reused every round
     std::uint64_t bulk_cap_ = 0, queue_bytes_ = 0;
-    bool resident_ = false;  //!< the edges are read into image_
+    std::size_t frontier_cap_ = 0;                    //!< items per thread's frontier
+    std::vector<std::vector<queue_item>> frontiers_;  //!< per thread: the round's next phase
+    bool resident_ = false;                           //!< the edges are read into image_
     std::optional<csr_image> image_;
     std::vector<std::unique_ptr<csr_reader>> readers_;
     std::uint64_t* dist_ = nullptr;
