@@ -42,11 +42,19 @@
 
 namespace emflow::pipelines::graph::detail {
 
-//! What one thread counted in a round.
-struct round_counts {
+//! What one thread counted in a round (a cache line of its own: threads count per edge).
+struct alignas(64) round_counts {
     std::uint64_t expanded = 0, stale = 0, relaxations = 0, improved = 0, queued = 0;
     std::uint64_t reexpanded = 0, wasted = 0;
     std::uint64_t min_key = UINT64_MAX, max_key = 0;  //!< of the items queued
+};
+
+//! A thread's frontier: the items it keeps for the round's next phase, at most a fixed number
+//! (an uninitialized array: pages are touched only as items come, a push is a compare and a
+//! store; a cache line of its own for the size).
+struct alignas(64) frontier {
+    std::unique_ptr<queue_item[]> items;  //!< the items, [0, size)
+    std::size_t size = 0;                 //!< items held
 };
 
 //! The limit rule of the search's time_forward_loop: every item before top + Δ, until the
@@ -122,7 +130,7 @@ public:
         parent_ = opt_.parents ? r.parent.data() : nullptr;
         if (resident_) image_.emplace(file_, h_);
         frontiers_.resize(threads_);
-        for (std::vector<queue_item>& f : frontiers_) f.reserve(frontier_cap_);
+        for (frontier& f : frontiers_) f.items.reset(new queue_item[frontier_cap_]);
         pq.push(make_item(heuristic_(source), source, no_parent));
         r.stats.queue_size = 1;
         tfp::time_forward_loop(
@@ -184,9 +192,9 @@ private:
             relax_phase(pq, bulk, limit);
             bulk.clear();  // the next phase: the frontiers, at most bulk_cap_ items
             if (bulk.capacity() < bulk_cap_) bulk.reserve(bulk_cap_);
-            for (std::vector<queue_item>& f : frontiers_) {
-                bulk.insert(bulk.end(), f.begin(), f.end());
-                f.clear();
+            for (frontier& f : frontiers_) {
+                bulk.insert(bulk.end(), f.items.get(), f.items.get() + f.size);
+                f.size = 0;
             }
         }
         s.stale += dropped;
@@ -230,15 +238,15 @@ private:
         expanded_[v] = 1;  // once per phase: no other thread writes this now
         // x settles v at d unless a later item lowers d: then that one overwrites this
         if (parent_) parent_[v] = parent_of(x);
-        std::vector<queue_item>& frontier = frontiers_[t];
+        frontier& next = frontiers_[t];
         for (std::size_t k = 0; k < a.size; ++k) {
             const std::uint64_t nd = d + (a.weights && !unit_ ? a.weights[k] : 1);
             const std::uint32_t u = a.targets[k];
             if (lower(u, nd)) {
                 ++c.improved;
                 const std::uint64_t key = nd + heuristic_(u);
-                if (key < limit && frontier.size() < frontier_cap_) {
-                    frontier.push_back(make_item(key, u, v));
+                if (key < limit && next.size < frontier_cap_) {
+                    next.items[next.size++] = make_item(key, u, v);
                     continue;
                 }
                 ++c.queued;
@@ -289,9 +297,9 @@ private:
     delta_rule rule_;
     std::vector<round_counts> counts_;  //!< per thread, reused every round
     std::uint64_t bulk_cap_ = 0, queue_bytes_ = 0;
-    std::size_t frontier_cap_ = 0;                    //!< items per thread's frontier
-    std::vector<std::vector<queue_item>> frontiers_;  //!< per thread: the round's next phase
-    bool resident_ = false;                           //!< the edges are read into image_
+    std::size_t frontier_cap_ = 0;     //!< items per thread's frontier
+    std::vector<frontier> frontiers_;  //!< per thread: the round's next phase
+    bool resident_ = false;            //!< the edges are read into image_
     std::optional<csr_image> image_;
     std::vector<std::unique_ptr<csr_reader>> readers_;
     std::uint64_t* dist_ = nullptr;
