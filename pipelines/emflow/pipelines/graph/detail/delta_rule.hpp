@@ -19,8 +19,10 @@
 // min_relaxed relaxations: tiny first rounds extend it). A merge needs it judged and at most
 // max_useless (a merge made before the waste shows overshoots: a road graph's first rounds are
 // tiny whatever Δ is); above max_useless, a small round (at most max_pops per phase) unmerges by
-// one (kron's waste comes in huge early rounds, where the barrier is amortized and unmerging
-// would only add rounds). After a change the other counters restart, as in PMOD.
+// one and holds merges for window_rounds (merging back at once made road oscillate between a
+// clean Δ and a wasteful one every other round; kron's waste comes in huge early rounds, where
+// the barrier is amortized and unmerging would only add rounds). After a change the other
+// counters restart, as in PMOD.
 #pragma once
 
 #include <emflow/pipelines/graph/search_options.hpp>
@@ -54,6 +56,7 @@ public:
     //! Accounts one round, then applies mergeCheck and, if lmf did not change, unmergeCheck.
     void after_round(const round_events& e) {
         ++rounds_;
+        hold_ -= hold_ > 0;
         syncs_ += e.phases;
         popped_ += e.bulk;
         pushes_ += e.pushes;
@@ -82,6 +85,7 @@ private:
     }
     void merge_check() {
         // merging needs the recent waste judged low: a merge made before it shows overshoots
+        if (hold_ > 0) return;  // just unmerged for waste: merging back would repeat it
         if (popped_ >= p_.min_bulk * syncs_ || pushes_ == 0 || !judged_clean()) return;
         if ((max_b_ >> lmf_) == (min_b_ >> lmf_)) return;  // PMOD's Num_queues = 0: one group
         const double fill = double(pushes_) / double(groups(min_b_, max_b_, lmf_));
@@ -96,6 +100,7 @@ private:
         if (per_sync <= p_.max_pops && wasteful()) {  // small rounds: their waste is the cost
             lmf_ -= 1;
             waste_rounds_ = relaxed_ = wasted_ = 0;
+            hold_ = p_.window_rounds;
             return;
         }
         if (per_sync <= p_.max_pops || e.pushes == 0) return;
@@ -115,6 +120,7 @@ private:
     std::uint64_t rounds_ = 0, syncs_ = 0, popped_ = 0, pushes_ = 0;
     std::uint64_t waste_rounds_ = 0, relaxed_ = 0, wasted_ = 0;  // a window of their own
     std::uint64_t min_b_ = UINT64_MAX, max_b_ = 0;
+    std::uint64_t hold_ = 0;  //!< rounds left without merging
 };
 
 }  // namespace emflow::pipelines::graph::detail
