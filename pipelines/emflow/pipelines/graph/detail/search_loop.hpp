@@ -159,23 +159,24 @@ private:
         return std::nullopt;
     }
 
-    //! Orders a phase by vertex for windows and for large phases (in RAM a small phase is
-    //! cheaper unordered) and keeps each vertex's smallest key, the only one that can equal its
-    //! distance; returns the items dropped. Stale items are skipped when relaxed (the A*
-    //! heuristic is evaluated once per item).
-    std::uint64_t prepare(std::vector<queue_item>& phase) {
-        if (resident_ && phase.size() < 16 * parallel_bulk) return 0;
+    //! Orders a phase by vertex for windows and for large phases, dropping stale items first
+    //! and keying the rest by their distance (the heuristic is evaluated once per item); in RAM
+    //! a small phase is cheaper unordered, stale items skipped when relaxed. Returns true if the
+    //! keys are distances now; adds the items dropped to dropped.
+    bool prepare(std::vector<queue_item>& phase, std::uint64_t& dropped) {
+        if (resident_ && phase.size() < 16 * parallel_bulk) return false;
+        std::size_t n = 0;  // what is left holds each vertex once: its items' keys are distinct
+        for (const queue_item& x : phase) {
+            const std::uint64_t d = x.key - heuristic_(vertex_of(x));
+            if (d == load(vertex_of(x))) phase[n++] = {d, x.vertex};
+        }
+        dropped += phase.size() - n;
+        phase.resize(n);
         if (phase.size() >= 16 * parallel_bulk)
             tbb::parallel_sort(phase.begin(), phase.end(), by_vertex{});
         else  // a task per 500 items would cost more than it saves
             std::sort(phase.begin(), phase.end(), by_vertex{});
-        const std::size_t before = phase.size();
-        phase.erase(std::unique(phase.begin(), phase.end(),
-                                [](const queue_item& a, const queue_item& b) {
-                                    return vertex_of(a) == vertex_of(b);
-                                }),
-                    phase.end());
-        return before - phase.size();
+        return true;
     }
 
     //! One round, inside the loop's bulk-push phase: phases of relaxations, the first over the
@@ -188,8 +189,8 @@ private:
         std::fill(counts.begin(), counts.end(), round_counts{});
         std::uint64_t dropped = 0, phases = 0;
         for (; !bulk.empty(); ++phases) {
-            dropped += prepare(bulk);
-            relax_phase(pq, bulk, limit);
+            const bool distances = prepare(bulk, dropped);
+            relax_phase(pq, bulk, distances, limit);
             bulk.clear();  // the next phase: the frontiers, at most bulk_cap_ items
             if (bulk.capacity() < bulk_cap_) bulk.reserve(bulk_cap_);
             for (frontier& f : frontiers_) {
@@ -201,7 +202,9 @@ private:
         account(counts, std::max<std::uint64_t>(1, phases), s);
     }
 
-    void relax_phase(queue_type& pq, const std::vector<queue_item>& phase, std::uint64_t limit) {
+    //! Relaxes the phase's items (keyed by distance, else by priority).
+    void relax_phase(queue_type& pq, const std::vector<queue_item>& phase, bool distances,
+                     std::uint64_t limit) {
         std::vector<round_counts>& counts = counts_;
         std::exception_ptr error;
         std::mutex error_mutex;
@@ -214,7 +217,8 @@ private:
                            team = unsigned(omp_get_num_threads());
             try {
                 const std::size_t b = phase.size() * t / team, e = phase.size() * (t + 1) / team;
-                for (std::size_t i = b; i < e; ++i) relax(pq, phase[i], limit, t, counts[t]);
+                for (std::size_t i = b; i < e; ++i)
+                    relax(pq, phase[i], distances, limit, t, counts[t]);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(error_mutex);
                 if (!error) error = std::current_exception();
@@ -223,10 +227,10 @@ private:
         if (error) std::rethrow_exception(error);  // the loop closes the bulk-push phase
     }
 
-    void relax(queue_type& pq, const queue_item& x, std::uint64_t limit, unsigned t,
+    void relax(queue_type& pq, const queue_item& x, bool distance, std::uint64_t limit, unsigned t,
                round_counts& c) {
         const std::uint32_t v = vertex_of(x);
-        const std::uint64_t d = x.key - heuristic_(v);
+        const std::uint64_t d = distance ? x.key : x.key - heuristic_(v);
         if (d != load(v)) {  // a shorter distance is known: its item comes (or came) too
             ++c.stale;
             return;
