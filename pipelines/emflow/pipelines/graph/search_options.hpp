@@ -85,7 +85,7 @@ struct search_result {
 
 //! RAM a search of a graph with header h needs besides its queue: the distance array and an
 //! expanded flag per vertex (and for A* the coordinates, with parents a parent), read windows
-//! for threads threads, and a minimal bulk and queue.
+//! for threads threads, and a minimal bulk (with the frontiers of its phases) and queue.
 inline std::uint64_t search_memory_needed(const graph_header& h, bool astar, unsigned threads,
                                           bool parents = false) {
     const std::uint64_t vertex =

@@ -100,7 +100,7 @@ public:
             throw config_error("a graph of " + std::to_string(h.vertices) +
                                " vertices needs a memory budget of at least " +
                                std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
-        // The minimal bulk and queue counted in need are part of the rest.
+        // The minimal bulk, its frontiers and the queue counted in need are part of the rest.
         const std::uint64_t rest = opt.memory_bytes - (need - (std::uint64_t(8) << 20));
         std::uint64_t graph_bytes = csr_image::bytes_of(h);
         if (graph_bytes > rest / 2) graph_bytes = 0;  // read through windows instead
@@ -162,15 +162,15 @@ private:
     //! Orders a phase by vertex for windows and for large phases, dropping stale items first
     //! and keying the rest by their distance (the heuristic is evaluated once per item); in RAM
     //! a small phase is cheaper unordered, stale items skipped when relaxed. Returns true if the
-    //! keys are distances now; adds the items dropped to dropped.
-    bool prepare(std::vector<queue_item>& phase, std::uint64_t& dropped) {
+    //! keys are distances now; adds the items dropped to stale.
+    bool prepare(std::vector<queue_item>& phase, std::uint64_t& stale) {
         if (resident_ && phase.size() < 16 * parallel_bulk) return false;
         std::size_t n = 0;  // what is left holds each vertex once: its items' keys are distinct
         for (const queue_item& x : phase) {
             const std::uint64_t d = x.key - heuristic_(vertex_of(x));
             if (d == load(vertex_of(x))) phase[n++] = {d, x.vertex};
         }
-        dropped += phase.size() - n;
+        stale += phase.size() - n;
         phase.resize(n);
         if (phase.size() >= 16 * parallel_bulk)
             tbb::parallel_sort(phase.begin(), phase.end(), by_vertex{});
@@ -187,10 +187,10 @@ private:
         s.queue_size -= bulk.size();
         std::vector<round_counts>& counts = counts_;
         std::fill(counts.begin(), counts.end(), round_counts{});
-        std::uint64_t dropped = 0, phases = 0;
+        std::uint64_t phases = 0;
         for (; !bulk.empty(); ++phases) {
-            const bool distances = prepare(bulk, dropped);
-            relax_phase(pq, bulk, distances, limit);
+            const bool by_distance = prepare(bulk, counts[0].stale);
+            relax_phase(pq, bulk, by_distance, limit);
             bulk.clear();  // the next phase: the frontiers, at most bulk_cap_ items
             if (bulk.capacity() < bulk_cap_) bulk.reserve(bulk_cap_);
             for (frontier& f : frontiers_) {
@@ -198,12 +198,11 @@ private:
                 f.size = 0;
             }
         }
-        s.stale += dropped;
         account(counts, std::max<std::uint64_t>(1, phases), s);
     }
 
     //! Relaxes the phase's items (keyed by distance, else by priority).
-    void relax_phase(queue_type& pq, const std::vector<queue_item>& phase, bool distances,
+    void relax_phase(queue_type& pq, const std::vector<queue_item>& phase, bool by_distance,
                      std::uint64_t limit) {
         std::vector<round_counts>& counts = counts_;
         std::exception_ptr error;
@@ -218,7 +217,7 @@ private:
             try {
                 const std::size_t b = phase.size() * t / team, e = phase.size() * (t + 1) / team;
                 for (std::size_t i = b; i < e; ++i)
-                    relax(pq, phase[i], distances, limit, t, counts[t]);
+                    relax(pq, phase[i], by_distance, limit, t, counts[t]);
             } catch (...) {
                 std::lock_guard<std::mutex> lock(error_mutex);
                 if (!error) error = std::current_exception();
@@ -227,10 +226,10 @@ private:
         if (error) std::rethrow_exception(error);  // the loop closes the bulk-push phase
     }
 
-    void relax(queue_type& pq, const queue_item& x, bool distance, std::uint64_t limit, unsigned t,
-               round_counts& c) {
+    void relax(queue_type& pq, const queue_item& x, bool by_distance, std::uint64_t limit,
+               unsigned t, round_counts& c) {
         const std::uint32_t v = vertex_of(x);
-        const std::uint64_t d = distance ? x.key : x.key - heuristic_(v);
+        const std::uint64_t d = by_distance ? x.key : x.key - heuristic_(v);
         if (d != load(v)) {  // a shorter distance is known: its item comes (or came) too
             ++c.stale;
             return;
