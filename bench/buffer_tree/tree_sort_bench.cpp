@@ -2,7 +2,8 @@
 // bench/buffer_tree/tree_sort_bench.cpp: the buffer tree paper's Figures 3 and 4 on this
 // machine. Sorts random 8-byte keys of 1x..16x the budget with tree sort, emflow's sort node and
 // stxxl::sorter side by side (time, disk volume), then sweeps the tree's fan-out b over
-// m, m/2, ..., m/32 with a = b/4 at one size (time, volume, block pushes). CSV on stdout.
+// m, m/2, ..., m/32 with a = b/4 and the root's fan-out b at one size (time, volume, block
+// pushes). CSV on stdout.
 //
 //   tree_sort_bench [budget_mib=16] [multiples=1,2,4,8,16] [sweep_multiple=4]
 //   tree_sort_bench rss [budget_mib=16] [multiple=4]   (one tree sort, then its peak RSS)
@@ -186,6 +187,6 @@ int main(int argc, char** argv) {
         if (b < 4) continue;
         row("fanout", "tree_sort", v.size(), budget, b,
             tree_sort_run(v, budget,
-                          emflow::tree_sort_options{b, std::max<std::size_t>(1, b / 4), 0}));
+                          emflow::tree_sort_options{b, std::max<std::size_t>(1, b / 4), 0, b}));
     }
 }

@@ -46,6 +46,7 @@ struct tree_sort_options {
     std::size_t fanout_max = 0;     //!< b; 0: m/8
     std::size_t fanout_min = 0;     //!< a; 0: b/4
     std::size_t buffer_blocks = 0;  //!< a buffer with more blocks is emptied; 0: m/2
+    std::size_t root_fanout = 0;    //!< leaf nodes the root starts with; 0: m/4 (at least b)
 };
 
 //! Push in, pull out tree sort of T by cmp, in blocks of BlockBytes.
@@ -173,9 +174,9 @@ private:
     }
 
     detail::buffer_tree::tree_params resolve(std::size_t memory) const {
-        return detail::buffer_tree::resolve_params(memory, BlockBytes, engine::request_block_items,
-                                                   opt_.fanout_max, opt_.fanout_min,
-                                                   opt_.buffer_blocks);
+        return detail::buffer_tree::resolve_sort_params(
+            memory, BlockBytes, engine::request_block_items, opt_.fanout_max, opt_.fanout_min,
+            opt_.buffer_blocks, opt_.root_fanout);
     }
 
     //! The most blocks of a leaf node the reading merges in RAM: its memory less the

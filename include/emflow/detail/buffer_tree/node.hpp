@@ -37,6 +37,9 @@ struct node {
     std::vector<Key> splitters;
     std::vector<std::unique_ptr<node>> children;
     std::vector<leaf<Key, RawBytes>> leaves;
+    //! A sorting tree's leaf node: its newest keys short of a full block, in order, kept in RAM
+    //! (merged into the next run pushed to it, so that runs are written in full blocks).
+    std::vector<Key> staged;
     bool leaf_node = true;
 
     //! Number of children (leaves of a leaf node).

@@ -12,9 +12,14 @@
 // A tree that only sorts (Value = sort_only; tree sort) keeps its leaf nodes as runs instead:
 // a sort needs every key to reach its leaf node once and be read once in order, so a part
 // pushed to a leaf node is written as a sorted run appended to its leaves (no buffer, no merge
-// with the leaves). A leaf node is sorted (its runs merged into one) only when it must be cut:
-// beyond leaf_run_blocks() it is sorted and cut into 8 parts (few re-sorts per key, see
-// bench/buffer_tree/README.md); one below 1/16 of it is fused (no I/O). take_leaf_groups()
+// with the leaves). Every pass it adds to "write the runs, read them" is what it costs beyond a
+// sort (bench/buffer_tree/README.md), so: its first full chunk makes the root's children,
+// root_fanout leaf nodes cut at evenly spaced keys of that sample (one level, no internal
+// buffers to write and read again, for inputs up to about root_fanout * leaf_node_blocks
+// blocks); a run's last partial block stays staged in RAM and is merged into the node's next
+// run (full blocks only; staging is bounded by stage_items, beyond it a run ends in a partial
+// block); a leaf node is sorted (its runs merged into one) only when it must be cut: beyond
+// leaf_node_blocks it is sorted and halved. take_leaf_groups() writes the staged keys and
 // gives each leaf node's runs to the reader, which merges them in RAM.
 #pragma once
 
@@ -46,6 +51,10 @@ struct tree_params {
     std::size_t chunk_items;    //!< requests sorted at once
     std::size_t read_ahead;     //!< reads in flight
     std::size_t write_depth;    //!< writes in flight
+    // a sorting tree only (resolve_sort_params):
+    std::size_t root_fanout = 0;       //!< children of the root made from the first chunk
+    std::size_t stage_items = 0;       //!< the most keys staged in RAM (node::staged), in all
+    std::size_t leaf_node_blocks = 0;  //!< a leaf node with more blocks is sorted and cut
 };
 
 //! The tree: nodes, buffers, emptying and rebalancing.
@@ -135,6 +144,7 @@ public:
     //! sorted first (one run). Taken out of the tree (which is empty then).
     std::vector<std::vector<stored_block<RawBytes>>> take_leaf_groups(std::size_t max_blocks) {
         static_assert(sorting, "only a sorting tree has leaf nodes of runs");
+        unstage(*root_);
         elements_.finish();
         std::vector<std::vector<stored_block<RawBytes>>> out;
         collect_groups(*root_, max_blocks, out);
@@ -143,9 +153,7 @@ public:
     }
 
     //! A sorting tree: a leaf node with more blocks is sorted and cut (file comment).
-    std::size_t leaf_run_blocks() const {
-        return std::max<std::size_t>(8, p_.chunk_items / request_block_items);
-    }
+    std::size_t leaf_run_blocks() const { return std::max<std::size_t>(8, p_.leaf_node_blocks); }
 
     //! The leaves' blocks from left to right (the tree keeps them).
     std::vector<stored_block<RawBytes>> leaves() const {
@@ -179,16 +187,34 @@ private:
     //! the requests in RAM, sorted as one chunk without a trip to the disk.
     void empty_root() {
         requests_.finish();
-        node_type& r = *root_;
-        empty_blocks(r);
+        empty_blocks(*root_);
         if (!pending_.empty()) {
             chunk_.swap(pending_);
             pending_.clear();
             sort_chunk();
-            apply_chunk(r);
+            if (sorting && root_->leaf_node && root_->leaves.empty() && root_->staged.empty() &&
+                chunk_.size() >= p_.chunk_items && p_.root_fanout > 1)
+                seed_root();
+            apply_chunk(*root_);
         }
-        settle(r);
+        settle(*root_);
         reshape_root();
+    }
+
+    //! A sorting tree's first full chunk (sorted, in chunk_) gives the root up to root_fanout
+    //! leaf nodes, cut at evenly spaced keys of it (file comment); equal keys make fewer.
+    void seed_root() {
+        auto r = std::make_unique<node_type>();
+        r->leaf_node = false;
+        const std::size_t n = chunk_.size(), f = std::min(p_.root_fanout, n);
+        for (std::size_t k = 1; k < f; ++k) {
+            const Key& key = chunk_[k * n / f].key;
+            if (cmp_(r->splitters.empty() ? chunk_.front().key : r->splitters.back(), key))
+                r->splitters.push_back(key);
+        }
+        for (std::size_t k = 0; k <= r->splitters.size(); ++k)
+            r->children.push_back(std::make_unique<node_type>());
+        root_ = std::move(r);
     }
 
     //! Sorts chunk_ by (key, time): block quicksort (2.6x std::sort on random keys, see
@@ -295,18 +321,66 @@ private:
         }
     }
 
-    //! A sorting tree: appends chunk_[i, j) (sorted) to leaf node n's leaves as one run.
+    //! A sorting tree: merges chunk_[i, j) (sorted) with leaf node n's staged keys and
+    //! appends the full blocks to its leaves as one run; the rest (less than a block) stays
+    //! staged while the staging has room, else it ends the run as a partial block.
     void append_run(node_type& n, std::size_t i, std::size_t j) {
-        for (std::size_t k = i; k < j; k += request_block_items) {
-            const std::size_t count = std::min(request_block_items, j - k);
-            leaf<Key, RawBytes> l{elements_.write_as(chunk_.data() + k, count,
-                                                     [](const req& r) { return element_of(r); }),
-                                  chunk_[k].key,
-                                  k != i && same_key(cmp_, chunk_[k - 1].key, chunk_[k].key)};
-            l.block.run_start = k == i;
+        const req* p = chunk_.data() + i;
+        std::size_t count = j - i;
+        if (!n.staged.empty()) {
+            merge_staged(n, i, j);
+            p = scratch_.data();
+            count = scratch_.size();
+        }
+        staged_items_ -= n.staged.size();
+        const std::size_t rest = count % request_block_items;
+        const std::size_t end = staged_items_ + rest <= p_.stage_items ? count - rest : count;
+        write_run(n, p, end);
+        std::vector<Key> keep;  // exactly as large as needed
+        keep.reserve(count - end);
+        for (std::size_t k = end; k < count; ++k) keep.push_back(p[k].key);
+        n.staged.swap(keep);
+        staged_items_ += n.staged.size();
+    }
+
+    //! A sorting tree: scratch_ = leaf node n's staged keys merged with chunk_[i, j) (the staged
+    //! ones first among equal keys: they came earlier).
+    void merge_staged(const node_type& n, std::size_t i, std::size_t j) {
+        const std::vector<Key>& s = n.staged;
+        scratch_.resize(s.size() + (j - i));
+        std::size_t a = 0, w = 0;
+        for (; a < s.size() && i < j; ++w)
+            scratch_[w] = cmp_(chunk_[i].key, s[a]) ? chunk_[i++] : req{s[a++]};
+        for (; a < s.size(); ++w) scratch_[w] = req{s[a++]};
+        std::copy(chunk_.begin() + i, chunk_.begin() + j, scratch_.begin() + w);
+    }
+
+    //! A sorting tree: writes p[0, count) (sorted) to leaf node n's leaves as one run.
+    void write_run(node_type& n, const req* p, std::size_t count) {
+        for (std::size_t k = 0; k < count; k += request_block_items) {
+            const std::size_t c = std::min(request_block_items, count - k);
+            leaf<Key, RawBytes> l{
+                elements_.write_as(p + k, c, [](const req& r) { return element_of(r); }), p[k].key,
+                k != 0 && same_key(cmp_, p[k - 1].key, p[k].key)};
+            l.block.run_start = k == 0;
             n.leaves.push_back(l);
             ++io_.leaf_written;
         }
+    }
+
+    //! A sorting tree: writes every leaf node's staged keys as its last run.
+    void unstage(node_type& n) {
+        if (n.leaf_node && !n.staged.empty()) {
+            leaf<Key, RawBytes> l{elements_.write_as(n.staged.data(), n.staged.size(),
+                                                     [](const Key& k) { return elem{k}; }),
+                                  n.staged.front(), false};
+            l.block.run_start = true;
+            n.leaves.push_back(l);
+            ++io_.leaf_written;
+            staged_items_ -= n.staged.size();
+            n.staged = std::vector<Key>();
+        }
+        for (auto& c : n.children) unstage(*c);
     }
 
     //! Sorting tree: the runs of leaf node n (it has at least one leaf).
@@ -347,24 +421,33 @@ private:
         n.leaves.front().block.run_start = true;
     }
 
-    //! Sorting tree: cuts (after sorting) or fuses leaf node i of n when due (file comment);
-    //! false if neither was due or possible.
+    //! Sorting tree: sorts and halves leaf node i of n when it has more than leaf_run_blocks()
+    //! blocks (file comment); false if that was not due or not possible.
     bool rebalance_runs(node_type& n, std::size_t i) {
-        const std::size_t most = leaf_run_blocks(), least = std::max<std::size_t>(1, most / 32);
-        node_type& c = *n.children[i];
-        if (c.fanout() > most) {
-            sort_leaf_node(c);
-            const std::size_t before = n.children.size();
-            if (!split_child(n, i, (c.fanout() + 15) / 16)) return false;
-            for (std::size_t k = i; k <= i + n.children.size() - before; ++k)
-                n.children[k]->leaves.front().block.run_start = true;  // each part: one run
-            return true;
-        }
-        if (c.fanout() >= least || n.children.size() < 2) return false;
-        const std::size_t j = i + 1 < n.children.size() ? i : i - 1;
-        if (n.children[j]->fanout() + n.children[j + 1]->fanout() > most) return false;
-        fuse_children(n, j);
+        const std::size_t most = leaf_run_blocks();
+        if (n.children[i]->fanout() <= most) return false;
+        sort_leaf_node(*n.children[i]);
+        const std::size_t before = n.children.size();
+        if (!split_child(n, i, (most + 1) / 2)) return false;
+        const std::size_t parts = n.children.size() - before + 1;
+        for (std::size_t k = i; k < i + parts; ++k)
+            n.children[k]->leaves.front().block.run_start = true;  // each part: one run
+        share_staged(n, i, parts);
         return true;
+    }
+
+    //! Sorting tree: gives the staged keys of child i of n to the parts [i, i + parts) that it
+    //! was cut into, by their splitters.
+    void share_staged(node_type& n, std::size_t i, std::size_t parts) {
+        std::vector<Key> s;
+        s.swap(n.children[i]->staged);
+        std::size_t at = 0;
+        for (std::size_t k = i; k < i + parts; ++k) {
+            std::size_t end = k + 1 == i + parts ? s.size() : at;
+            while (end < s.size() && cmp_(s[end], n.splitters[k])) ++end;
+            n.children[k]->staged.assign(s.begin() + at, s.begin() + end);
+            at = end;
+        }
     }
 
     //! Splits and fuses n's children until each has a to b children (file comment). A key
@@ -379,8 +462,8 @@ private:
     bool rebalance_step(node_type& n) {
         for (std::size_t i = 0; i < n.children.size(); ++i) {
             node_type& c = *n.children[i];
-            if (c.fanout() == 0 && c.buffer.empty()) {  // nothing below: its range goes to a
-                remove_child(n, i);                     // neighbour (a = 1 would keep it)
+            if (c.fanout() == 0 && c.buffer.empty() && c.staged.empty()) {  // nothing below:
+                remove_child(n, i);  // its range goes to a neighbour (a = 1 would keep it)
                 return true;
             }
             if (sorting && c.leaf_node) {
@@ -443,8 +526,7 @@ private:
     //! A root with more than b children gets a parent (then splits); an internal root with one
     //! child and an empty buffer is replaced by the child.
     void reshape_root() {
-        while (root_->fanout() >
-               (sorting && root_->leaf_node ? leaf_run_blocks() : p_.fanout_max)) {
+        while (root_->fanout() > root_fanout_max()) {
             auto r = std::make_unique<node_type>();
             r->leaf_node = false;
             r->children.push_back(std::move(root_));
@@ -456,6 +538,12 @@ private:
             root_ = std::move(root_->children.front());
         if (!root_->leaf_node && root_->children.empty() && root_->buffer.empty())
             root_ = std::make_unique<node_type>();  // everything went
+    }
+
+    //! The most children of the root; a sorting tree's root may have root_fanout leaf nodes.
+    std::size_t root_fanout_max() const {
+        if (!sorting) return p_.fanout_max;
+        return root_->leaf_node ? leaf_run_blocks() : std::max(p_.fanout_max, p_.root_fanout);
     }
 
     //! Appends the elements of leaf node n to out and gives its leaves back.
@@ -499,7 +587,8 @@ private:
     block_writer<elem, RawBytes> elements_;
     std::vector<req> pending_;
     std::vector<req> chunk_;
-    std::vector<req> scratch_;  // merge_sorted_runs' other half
+    std::vector<req> scratch_;      // merge_sorted_runs' other half; merge_staged's output
+    std::size_t staged_items_ = 0;  // a sorting tree: keys staged in all leaf nodes
 };
 
 }  // namespace emflow::detail::buffer_tree
