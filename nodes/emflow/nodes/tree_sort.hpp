@@ -2,31 +2,34 @@
 // emflow/nodes/tree_sort.hpp: buffer tree sort (Hutchinson et al., sec. 2.1 and 3.2) as flow
 // graph nodes: tree_sorter_node is pushed into (every item inserted into a buffer tree that
 // only sorts: bare keys, no time stamps, leaf nodes of sorted runs), push_stop() empties every
-// buffer, then the leaf nodes are pulled from left to right, prefetched, each one's runs merged
-// in RAM (a node too large for that is sorted by the tree first). tree_sort(src, cmp, ...) and
-// `src | tree_sort(cmp, ...)` are pull nodes like sort(); the input is read at the first pull,
-// in the lower phase.
+// buffer, then the leaf nodes are pulled from left to right, each one's runs merged in RAM by a
+// parallel multiway merge, piece by piece, while the next one is read ahead (a node too large for
+// that is sorted by the tree first).
+// tree_sort(src, cmp, ...) and `src | tree_sort(cmp, ...)` are pull nodes like sort(); the input is
+// read at the first pull, in the lower phase.
 //
 // Memory (emflow/memory_budget.hpp), like sorter_node: the tree is one consumer of the phase
 // it is pushed in (memory_bytes, or automatic: at least 32 blocks, as its phase assigns), the
 // reading of the leaves one of the next phase (memory_bytes, or automatic: at least 8 blocks;
-// 8 blocks of prefetching, the rest holds a leaf node and its merge). Outside: the tree's
-// skeleton (about
-// 40 bytes per block of items). The comparator is any strict weak ordering; items are stored
-// as bytes (trivially copy-constructible and destructible types, std::pair included).
+// a quarter of it reads ahead, an eighth holds a merged piece, the rest a leaf node). Outside:
+// the tree's skeleton (about 40 bytes per block of items). The comparator is any strict weak
+// ordering; items are stored as bytes (trivially copy-constructible and destructible types,
+// std::pair included).
 //
 //   auto sorted = src | tree_sort(std::less<>(), 256 << 20);
 #pragma once
 
+#include <emflow/algorithm/parallel_algorithms.hpp>
 #include <emflow/buffer_tree.hpp>
 #include <emflow/detail/buffer_tree/block_io.hpp>
 #include <emflow/detail/buffer_tree/params.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
-#include <emflow/detail/buffer_tree/run_merge.hpp>
 #include <emflow/detail/buffer_tree/tree.hpp>
 #include <emflow/external_memory.hpp>
 #include <emflow/memory_budget.hpp>
 #include <emflow/node.hpp>
+
+#include <tbb/task_arena.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -148,6 +151,15 @@ private:
     static constexpr std::size_t read_blocks = 8;
     static constexpr std::size_t default_memory = std::size_t(64) << 20;
 
+    //! A leaf node's blocks and their reader (which gives each block back once read).
+    struct group_reader {
+        std::vector<detail::buffer_tree::stored_block<BlockBytes>> blocks;
+        reader r;
+        group_reader(std::vector<detail::buffer_tree::stored_block<BlockBytes>>&& b,
+                     std::size_t lookahead, detail::buffer_tree::io_counts& io)
+            : blocks(std::move(b)), r(blocks, lookahead, true, io) {}
+    };
+
     void declare_memory(memory_plan& plan, int level) {
         ensure_external_memory();
         const std::size_t least = detail::buffer_tree::minimum_memory(BlockBytes);
@@ -179,12 +191,26 @@ private:
             opt_.buffer_blocks, opt_.root_fanout);
     }
 
-    //! The most blocks of a leaf node the reading merges in RAM: its memory less the
-    //! prefetching, halved (the runs and the merge's output).
-    std::size_t group_blocks() const {
+    //! Blocks of the reading's memory (at least read_blocks).
+    std::size_t read_memory_blocks() const {
         std::size_t bytes = memory_ > 0 ? memory_ : default_memory;
         if (read_id_ != no_id && ctx_) bytes = ctx_->memory().assigned(read_id_);
-        return (std::max(bytes / BlockBytes, read_blocks) - read_blocks) / 2;
+        return std::max(bytes / BlockBytes, read_blocks);
+    }
+    //! Blocks read ahead: a quarter of the reading's memory (the next leaf node's, while one
+    //! is merged), at least read_blocks - 1.
+    std::size_t prefetch_blocks() const {
+        return std::max(read_blocks - 1, read_memory_blocks() / 4);
+    }
+    //! Items merged at a time: an eighth of the reading's memory.
+    std::size_t piece_items() const {
+        return std::max<std::size_t>(1, read_memory_blocks() / 8) * (BlockBytes / sizeof(T));
+    }
+    //! The most blocks of a leaf node the reading merges in RAM: its memory less the
+    //! prefetching, a merged piece and a block.
+    std::size_t group_blocks() const {
+        const std::size_t m = read_memory_blocks(), used = prefetch_blocks() + m / 8 + 1;
+        return m > used ? m - used : 0;
     }
 
     void make_tree() {
@@ -197,7 +223,8 @@ private:
         state_->tree = std::make_unique<engine>(cmp_, resolve(mem), nullptr);
     }
 
-    //! Waits for the input's end, then reads the next leaf block, or leaf node (merged).
+    //! Waits for the input's end, then gives the next piece of the merge of a leaf node, or
+    //! the next block of a leaf node of one run.
     bool refill() {
         state& s = *state_;
         if (done_) return false;
@@ -211,17 +238,23 @@ private:
         }
         pos_ = count_ = 0;
         while (count_ == 0) {
-            if (s.leaf_reader) {
+            if (s.streamed) {
                 const elem* p = nullptr;
-                if (s.leaf_reader->next(p, count_)) {
+                if (s.streamed->r.next(p, count_)) {
                     items_ = &p->key;
                     continue;
                 }
-                s.leaf_reader.reset();
-                s.current.clear();
+                s.streamed.reset();
+            }
+            if (!runs_.empty()) {
+                count_ = algorithm::multiway_merge(runs_, scratch_.data(), scratch_.size(), cmp_,
+                                                   *workers_);
+                items_ = scratch_.data();
+                if (count_ == 0) runs_.clear();
+                continue;
             }
             if (next_group_ == s.groups.size()) break;
-            open_group(s.groups[next_group_++]);
+            open_group();
         }
         if (count_ > 0) {
             ctx_->memory().count(read_id_, count_, count_ * sizeof(T));
@@ -230,38 +263,54 @@ private:
         s.groups.clear();
         merged_ = std::vector<T>();
         scratch_ = std::vector<T>();
+        workers_.reset();
         done_ = true;
         ctx_->memory().release(read_id_);
         return false;
     }
 
-    //! Starts reading leaf node g: one sorted run is streamed, several are loaded and merged.
-    void open_group(std::vector<detail::buffer_tree::stored_block<BlockBytes>>& g) {
+    //! Starts reading the next leaf node: one sorted run is streamed; several are loaded, the
+    //! next node's reads are started, and the runs are merged piece by piece (refill()).
+    void open_group() {
         state& s = *state_;
+        std::unique_ptr<group_reader> g = std::move(s.ahead);
+        if (!g) g = read_group(next_group_);
+        ++next_group_;
         std::vector<std::size_t> starts;
-        for (std::size_t i = 0, at = 0; i < g.size(); at += g[i++].count)
-            if (i == 0 || g[i].run_start) starts.push_back(at);
-        s.current = std::move(g);
-        g.clear();
-        s.leaf_reader = std::make_unique<reader>(s.current, read_blocks - 1, true, s.stats);
-        if (starts.size() == 1) return;
+        for (std::size_t i = 0, at = 0; i < g->blocks.size(); at += g->blocks[i++].count)
+            if (i == 0 || g->blocks[i].run_start) starts.push_back(at);
+        if (starts.size() == 1) {
+            s.streamed = std::move(g);
+            return;
+        }
         merged_.clear();
         const elem* p = nullptr;
-        for (std::size_t count = 0; s.leaf_reader->next(p, count);)
-            for (std::size_t i = 0; i < count; ++i) merged_.push_back(p[i].key);
-        s.leaf_reader.reset();
-        s.current.clear();
+        for (std::size_t count = 0; g->r.next(p, count);)
+            merged_.insert(merged_.end(), &p->key, &p->key + count);
+        g.reset();
+        if (next_group_ < s.groups.size()) s.ahead = read_group(next_group_);
         starts.push_back(merged_.size());
-        detail::buffer_tree::merge_sorted_runs(merged_, scratch_, starts, cmp_);
-        items_ = merged_.data();
-        count_ = merged_.size();
+        for (std::size_t i = 0; i + 1 < starts.size(); ++i)
+            runs_.push_back({merged_.data() + starts[i], merged_.data() + starts[i + 1]});
+        scratch_.resize(std::min(merged_.size(), piece_items()));
+        if (!workers_)
+            workers_ = std::make_unique<algorithm::workers>(algorithm::workers::in_caller_arena(
+                unsigned(std::max(1, tbb::this_task_arena::max_concurrency()))));
+    }
+
+    //! Leaf node i's blocks, taken from the groups, and their reader (prefetching).
+    std::unique_ptr<group_reader> read_group(std::size_t i) {
+        state& s = *state_;
+        auto g = std::make_unique<group_reader>(std::move(s.groups[i]), prefetch_blocks(), s.stats);
+        s.groups[i].clear();
+        return g;
     }
 
     struct state {
         std::unique_ptr<engine> tree;
         std::vector<std::vector<detail::buffer_tree::stored_block<BlockBytes>>> groups;
-        std::vector<detail::buffer_tree::stored_block<BlockBytes>> current;  // being read
-        std::unique_ptr<reader> leaf_reader;                                 // reads current
+        std::unique_ptr<group_reader> streamed;  // a leaf node of one run, being read
+        std::unique_ptr<group_reader> ahead;     // the next leaf node, read ahead
         detail::buffer_tree::io_counts stats;
         std::size_t height = 0;
         std::mutex mutex;
@@ -269,7 +318,8 @@ private:
         bool input_done = false;
         std::uint64_t pushed = 0;
         ~state() {
-            leaf_reader.reset();  // it gives back the blocks of current it has not read
+            streamed.reset();  // they give back the blocks they have not read
+            ahead.reset();
             for (const auto& g : groups)
                 for (const auto& b : g) {
                     try {
@@ -291,7 +341,9 @@ private:
     const T* items_ = nullptr;
     std::size_t count_ = 0, pos_ = 0;
     std::size_t next_group_ = 0;
-    std::vector<T> merged_, scratch_;  // a leaf node of several runs, merged
+    std::vector<T> merged_, scratch_;           // a leaf node of several runs, and a merged piece
+    std::vector<algorithm::sequence<T>> runs_;  // what is left of merged_'s runs
+    std::unique_ptr<algorithm::workers> workers_;  // its parallel multiway merge
     bool started_reading_ = false, done_ = false;
 };
 

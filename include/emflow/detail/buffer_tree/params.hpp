@@ -44,8 +44,9 @@ inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
 }
 
 //! The sizes of a tree that only sorts (tree.hpp's file comment) within memory bytes:
-//! resolve_params' with chunks of m/5 blocks (the root's buffer, the chunk and its scratch),
-//! m/8 blocks of staged keys, a root of root_fanout leaf nodes (0: m/4, at least b) and leaf
+//! resolve_params' with chunks of m/5 blocks (the root's buffer, the chunk and its scratch), a
+//! chunk's leaf blocks in flight (written while the next chunk is sorted), m/8 blocks of staged
+//! keys, a root of root_fanout leaf nodes (0: m/4, at least b) and leaf
 //! nodes of at most (m - 8)/2 - 1 blocks (the reader merges one with its last staged block in
 //! half of its memory, less 8 blocks of prefetching, when it has as much as the tree).
 inline tree_params resolve_sort_params(std::size_t memory, std::size_t block_bytes,
@@ -56,6 +57,7 @@ inline tree_params resolve_sort_params(std::size_t memory, std::size_t block_byt
                                    buffer_blocks);
     const std::size_t m = memory / block_bytes;
     p.chunk_items = (m / 5) * request_block_items;
+    p.leaf_write_depth = m / 5;
     p.root_fanout = root_fanout ? root_fanout : std::max(p.fanout_max, m / 4);
     p.stage_items = (m / 8) * request_block_items;
     p.leaf_node_blocks = (m - 8) / 2 - 1;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/detail/buffer_tree/run_merge.hpp: merges the sorted runs of one vector in place, pass by
-// pass: a loaded buffer's sorted blocks (the tree) and a leaf node's runs (tree sort).
+// pass: a loaded buffer's sorted blocks (the tree; tree sort's reader merges by
+// algorithm::multiway_merge).
 #pragma once
 
 #include <algorithm>

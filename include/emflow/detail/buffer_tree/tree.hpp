@@ -53,6 +53,7 @@ struct tree_params {
     std::size_t write_depth;    //!< writes in flight
     // a sorting tree only (resolve_sort_params):
     std::size_t root_fanout = 0;       //!< children of the root made from the first chunk
+    std::size_t leaf_write_depth = 0;  //!< leaf writes in flight; 0: write_depth / 2
     std::size_t stage_items = 0;       //!< the most keys staged in RAM (node::staged), in all
     std::size_t leaf_node_blocks = 0;  //!< a leaf node with more blocks is sorted and cut
 };
@@ -76,7 +77,9 @@ public:
     tree(Cmp cmp, tree_params p, answer_fn answer)
         : cmp_(cmp), p_(p), answer_(std::move(answer)), root_(std::make_unique<node_type>()),
           requests_(p.write_depth, io_),
-          elements_(std::max<std::size_t>(1, p.write_depth / 2), io_) {}
+          elements_(
+              p.leaf_write_depth ? p.leaf_write_depth : std::max<std::size_t>(1, p.write_depth / 2),
+              io_) {}
     ~tree() {
         requests_.drain();
         elements_.drain();
