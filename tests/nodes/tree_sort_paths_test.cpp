@@ -67,19 +67,21 @@ bool sorted_like(std::vector<u64> v, std::vector<u64> got) {
     return v == got;
 }
 
+// A root of 4 leaf nodes (of about 90 blocks of 64 KiB for 3 M items), more than the reading's
+// memory merges in RAM when a sort behind it takes most of its phase.
+const tree_sort_options few_leaf_nodes{0, 0, 0, 4};
+
 std::uint64_t allocated_blocks() {
     return stxxl::block_manager::get_instance()->get_current_allocation();
 }
 
 }  // namespace
 
-TEST_CASE("tree sort fuses the small leaf nodes that cuts between heavy keys leave",
-          "[tree_sort]") {
+TEST_CASE("tree sort cuts its leaf nodes between heavy keys", "[tree_sort]") {
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
-    // 4 KiB blocks in 2 MiB: m = 512, leaf nodes are cut beyond 128 blocks into parts of ~9,
-    // and one below 4 blocks is fused with its neighbour (about 80 fusions per tree with 40
-    // heavy keys, 10 to 20 with 150).
+    // 4 KiB blocks in 2 MiB: m = 512, leaf nodes are sorted and cut beyond 251 blocks, at key
+    // boundaries, so a cut next to a heavy key lands off the middle.
     for (std::size_t heavy : {std::size_t(40), std::size_t(150)}) {
         INFO(heavy << " heavy keys");
         const auto v = heavy_keys(rng, 1500000, heavy);
@@ -100,13 +102,13 @@ TEST_CASE("tree sort's leaf nodes larger than the reading's memory are sorted at
     const auto v = heavy_keys(rng, 3000000, 300);
     // The sort behind it takes most of the reading's phase: the tree gets the whole budget,
     // its reading little more than its prefetching, so it merges hardly any leaf node in RAM
-    // (all 16 or so leaf nodes, of about 3 runs each, were sorted at the flush).
+    // (every leaf node, of about 7 runs, is sorted at the flush).
     std::vector<u64> seen, out;
     memory_report report;
     run_options opt;
     opt.memory_bytes = 24 << 20;
     opt.memory = &report;
-    materialize(streamify(v) | tree_sort(high_less{}) | transform([&](u64 x) {
+    materialize(streamify(v) | tree_sort(high_less{}, 0, few_leaf_nodes) | transform([&](u64 x) {
                     seen.push_back(x);
                     return x;
                 }) | sort(std::greater<u64>(), 22 << 20),
@@ -137,8 +139,7 @@ TEST_CASE("a comparator failing early in the flush or in the reading's merge lea
     long reading_compares = 0;
     for (int round = -1; round < 6; ++round) {
         const bool at_flush = round >= 0 && round % 2 == 0;
-        // At the flush only the first root chunk's sort: a failure later in the flush can leak
-        // (the hidden [known_leak] cases below).
+        // At the flush: within the first root chunk's sort (later failures: the cases below).
         const long after = round < 0  ? unarmed
                            : at_flush ? long(rng() % 1000)
                                       : long(rng() % std::uint64_t(reading_compares));
@@ -173,14 +174,12 @@ TEST_CASE("a comparator failing early in the flush or in the reading's merge lea
     CHECK(dir.entries() == 0);
 }
 
-// Known leaks, hidden until fixed (run them by name: nodes_tree_sort_paths "[known_leak]").
-
 TEST_CASE(
     "a comparator failing while a leaf node's runs are merged chunk by chunk leaves no "
     "block",
-    "[.][known_leak][tree_sort][errors]") {
+    "[tree_sort][errors]") {
     // sort_leaf_node() loads the runs besides the largest (a local node's buffer) chunk by
-    // chunk: a failure in an early chunk's merge leaves the later chunks' blocks allocated.
+    // chunk: a failure in an early chunk's merge must give back the later chunks' blocks.
     // One key of 80% of the items in a tree of height 3 whose buffers hold 4 chunks: the leaf
     // node of that key gets several chunks of runs at each emptying of its parent.
     emflow_test::configure_test_disks();
@@ -188,7 +187,7 @@ TEST_CASE(
     std::vector<u64> v(300000);
     const u64 key = rng() >> 20 << 20;
     for (auto& x : v) x = rng() % 5 ? key | (rng() & 0xfffff) : rng();
-    const tree_sort_options shape{4, 1, 256};
+    const tree_sort_options shape{4, 1, 256, 4};  // a root of 4 leaf nodes: splits make levels
     const long unarmed = 1L << 40;
     long total = 0;
     {
@@ -209,15 +208,14 @@ TEST_CASE(
             CHECK_THROWS_WITH(materialize(streamify(v), s), "comparator failed");
         }
         CHECK(allocated_blocks() == before);
-        before = allocated_blocks();  // each failure counts its own leak
     }
 }
 
 TEST_CASE("a comparator failing while the flush sorts leaf nodes for the reading leaves no block",
-          "[.][known_leak][tree_sort][errors]") {
-    // take_leaf_groups() collects the leaf nodes into a local list, sorting those larger than
-    // the reading's memory: a failure in one's sort leaves the blocks of those before it
-    // allocated (out of the tree already). The setting of the test of the sort at the flush.
+          "[tree_sort][errors]") {
+    // take_leaf_groups() sorts the leaf nodes larger than the reading's memory before it takes
+    // any out of the tree: a failure in one's sort must leave no block of the others. The
+    // setting of the test of the sort at the flush.
     emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     const auto v = heavy_keys(rng, 3000000, 300);
@@ -229,7 +227,7 @@ TEST_CASE("a comparator failing while the flush sorts leaf nodes for the reading
         armed_less cmp;
         cmp.arm(unarmed);
         std::vector<u64> out;
-        materialize(streamify(v) | tree_sort(cmp) | transform([&](u64 x) {
+        materialize(streamify(v) | tree_sort(cmp, 0, few_leaf_nodes) | transform([&](u64 x) {
                         if (flush_compares == 0) flush_compares = unarmed - cmp.left->load();
                         return x;
                     }) | sort(std::greater<u64>(), 22 << 20),
@@ -242,11 +240,10 @@ TEST_CASE("a comparator failing while the flush sorts leaf nodes for the reading
         armed_less cmp;
         cmp.arm(after);
         std::vector<u64> out;
-        CHECK_THROWS_WITH(
-            materialize(streamify(v) | tree_sort(cmp) | sort(std::greater<u64>(), 22 << 20),
-                        std::back_inserter(out), opt),
-            "comparator failed");
+        CHECK_THROWS_WITH(materialize(streamify(v) | tree_sort(cmp, 0, few_leaf_nodes) |
+                                          sort(std::greater<u64>(), 22 << 20),
+                                      std::back_inserter(out), opt),
+                          "comparator failed");
         CHECK(allocated_blocks() == before);
-        before = allocated_blocks();  // each failure counts its own leak
     }
 }

@@ -134,14 +134,6 @@ public:
         return bounded;
     }
 
-    //! The leaves' blocks from left to right, taken out of the tree (which is empty then).
-    std::vector<stored_block<RawBytes>> take_leaves() {
-        std::vector<stored_block<RawBytes>> out;
-        collect(*root_, out);
-        root_ = std::make_unique<node_type>();
-        return out;
-    }
-
     //! A sorting tree (after flush()): each leaf node's leaf blocks from left to right, a new
     //! sorted run at each block with run_start; a node of more than max_blocks blocks is
     //! sorted first (one run). Taken out of the tree (which is empty then).
@@ -149,8 +141,9 @@ public:
         static_assert(sorting, "only a sorting tree has leaf nodes of runs");
         unstage(*root_);
         elements_.finish();
+        sort_large_leaf_nodes(*root_, max_blocks);  // may throw: every block still in the tree
         std::vector<std::vector<stored_block<RawBytes>>> out;
-        collect_groups(*root_, max_blocks, out);
+        collect_groups(*root_, out);
         root_ = std::make_unique<node_type>();
         return out;
     }
@@ -414,11 +407,16 @@ private:
         rest.buffer.front().run_start = true;
         n.leaves = std::move(base);
         n.leaves.front().block.run_start = false;
-        while (!rest.buffer.empty()) {
-            load_chunk(rest, io_.consolidated);
-            merge_into_leaves<Key, Value, Cmp, RawBytes>(
-                n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
-                answer_);
+        try {
+            while (!rest.buffer.empty()) {
+                load_chunk(rest, io_.consolidated);
+                merge_into_leaves<Key, Value, Cmp, RawBytes>(
+                    n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
+                    answer_);
+            }
+        } catch (...) {
+            rest.free_all();  // the runs not loaded yet are out of the tree
+            throw;
         }
         for (auto& l : n.leaves) l.block.run_start = false;
         n.leaves.front().block.run_start = true;
@@ -560,21 +558,19 @@ private:
         while (r.next(p, count)) out.insert(out.end(), p, p + count);
     }
 
-    void collect_groups(node_type& n, std::size_t max_blocks,
-                        std::vector<std::vector<stored_block<RawBytes>>>& out) {
+    void sort_large_leaf_nodes(node_type& n, std::size_t max_blocks) {
+        if (n.leaf_node && n.leaves.size() > max_blocks) sort_leaf_node(n);
+        for (auto& c : n.children) sort_large_leaf_nodes(*c, max_blocks);
+    }
+    static void collect_groups(node_type& n,
+                               std::vector<std::vector<stored_block<RawBytes>>>& out) {
         if (n.leaf_node && !n.leaves.empty()) {
-            if (n.leaves.size() > max_blocks) sort_leaf_node(n);
             out.emplace_back();
             for (const auto& l : n.leaves) out.back().push_back(l.block);
             out.back().front().run_start = true;
             n.leaves.clear();
         }
-        for (auto& c : n.children) collect_groups(*c, max_blocks, out);
-    }
-    static void collect(node_type& n, std::vector<stored_block<RawBytes>>& out) {
-        for (auto& l : n.leaves) out.push_back(l.block);
-        n.leaves.clear();
-        for (auto& c : n.children) collect(*c, out);
+        for (auto& c : n.children) collect_groups(*c, out);
     }
     static void visit(const node_type& n, std::vector<stored_block<RawBytes>>& out) {
         for (const auto& l : n.leaves) out.push_back(l.block);
