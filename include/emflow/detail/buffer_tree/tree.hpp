@@ -346,9 +346,16 @@ private:
         scratch_.resize(s.size() + (j - i));
         std::size_t a = 0, w = 0;
         for (; a < s.size() && i < j; ++w)
-            scratch_[w] = cmp_(chunk_[i].key, s[a]) ? chunk_[i++] : req{s[a++]};
-        for (; a < s.size(); ++w) scratch_[w] = req{s[a++]};
+            scratch_[w] = cmp_(chunk_[i].key, s[a]) ? chunk_[i++] : staged_request(s[a++]);
+        for (; a < s.size(); ++w) scratch_[w] = staged_request(s[a++]);
         std::copy(chunk_.begin() + i, chunk_.begin() + j, scratch_.begin() + w);
+    }
+
+    //! A staged key as a request (only a sorting tree stages keys).
+    static req staged_request(const Key& key) {
+        req r{};
+        r.key = key;
+        return r;
     }
 
     //! A sorting tree: writes p[0, count) (sorted) to leaf node n's leaves as one run.
