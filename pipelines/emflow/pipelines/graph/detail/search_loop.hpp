@@ -13,9 +13,9 @@
 // distance), so the expanded flags and parents have one writer per phase. The frontiers hold at
 // most as many items as a bulk (counted in the budget), the rest is pushed. The edges are mapped
 // into RAM once if they fit half the budget left after the vertex arrays, else through per-thread
-// windows in vertex order. Δ follows delta_rule after every round; the rule needs more than a
-// bulk's size (the phases, the pushes' priorities, the waste), so the round tells it, and
-// delta_limit only turns Δ into limits. With a target, the loop ends once the smallest key
+// windows in vertex order and a block cache. Δ follows delta_rule after every round; the rule needs
+// more than a bulk's size (the phases, the pushes' priorities, the waste), so the round tells it,
+// and delta_limit only turns Δ into limits. With a target, the loop ends once the smallest key
 // exceeds the target's distance (keys are lower bounds: the heuristic never overestimates).
 #pragma once
 
@@ -103,15 +103,17 @@ public:
         // The minimal bulk, its frontiers and the queue counted in need are part of the rest.
         const std::uint64_t rest = opt.memory_bytes - (need - (std::uint64_t(8) << 20));
         std::uint64_t graph_bytes = csr_image::bytes_of(h);
-        if (graph_bytes > rest / 2) graph_bytes = 0;  // read through windows instead
+        resident_ = graph_bytes <= rest / 2;
+        if (!resident_) graph_bytes = rest / 4;  // windows and a block cache of a quarter instead
         bulk_cap_ = std::max<std::uint64_t>(65536, (rest - graph_bytes) / 8 / sizeof(queue_item));
         // the bulk, and the frontiers of its later phases
         queue_bytes_ = rest - graph_bytes - 2 * bulk_cap_ * sizeof(queue_item);
         frontier_cap_ = bulk_cap_ / threads_;
-        resident_ = graph_bytes > 0;
-        if (!resident_)
-            for (unsigned t = 0; t < threads_; ++t)
-                readers_.push_back(std::make_unique<csr_reader>(file_, h_, std::size_t(256) << 10));
+        if (resident_) return;
+        cache_.emplace(block_cache::blocks_for(graph_bytes));
+        for (unsigned t = 0; t < threads_; ++t)
+            readers_.push_back(
+                std::make_unique<csr_reader>(file_, h_, std::size_t(256) << 10, &*cache_));
     }
 
     //! Runs from source (to target if given) and returns distances and counters.
@@ -304,6 +306,7 @@ private:
     std::vector<frontier> frontiers_;  //!< per thread: the round's next phase
     bool resident_ = false;            //!< the edges are read into image_
     std::optional<csr_image> image_;
+    std::optional<block_cache> cache_;  //!< windows' refills, before the readers that use it
     std::vector<std::unique_ptr<csr_reader>> readers_;
     std::uint64_t* dist_ = nullptr;
     std::uint32_t* parent_ = nullptr;     //!< null without parents
