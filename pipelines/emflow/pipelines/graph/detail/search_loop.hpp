@@ -102,11 +102,14 @@ public:
                                std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
         // The minimal bulk, its frontiers and the queue counted in need are part of the rest.
         const std::uint64_t rest = opt.memory_bytes - (need - (std::uint64_t(8) << 20));
-        std::uint64_t graph_bytes = csr_image::bytes_of(h);
-        resident_ = graph_bytes <= rest / 2;
-        if (!resident_) graph_bytes = rest / 4;  // windows and a block cache of a quarter instead
-        bulk_cap_ = std::max<std::uint64_t>(65536, (rest - graph_bytes) / 8 / sizeof(queue_item));
-        // the bulk, and the frontiers of its later phases
+        const std::uint64_t image_bytes = csr_image::bytes_of(h);
+        resident_ = image_bytes <= rest / 2;
+        // Else windows, and a block cache of a quarter taken from the queue: the bulk (which sets
+        // Δ and so the windows' passes) stays as large as without the cache.
+        const std::uint64_t graph_bytes = resident_ ? image_bytes : rest / 4;
+        bulk_cap_ = std::max<std::uint64_t>(
+            65536, (rest - (resident_ ? graph_bytes : 0)) / 8 / sizeof(queue_item));
+        // the bulk, and the frontiers of its later phases; at least rest / 4 is left for the queue
         queue_bytes_ = rest - graph_bytes - 2 * bulk_cap_ * sizeof(queue_item);
         frontier_cap_ = bulk_cap_ / threads_;
         if (resident_) return;
