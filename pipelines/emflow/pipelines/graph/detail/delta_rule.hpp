@@ -22,7 +22,8 @@
 // one and holds merges for window_rounds (merging back at once made road oscillate between a
 // clean Δ and a wasteful one every other round; kron's waste comes in huge early rounds, where
 // the barrier is amortized and unmerging would only add rounds). After a change the other
-// counters restart, as in PMOD.
+// counters restart, as in PMOD. Since the light phases the default min_bulk and min_density are
+// large (search_options.hpp): the waste is what stops the merges.
 #pragma once
 
 #include <emflow/pipelines/graph/search_options.hpp>
