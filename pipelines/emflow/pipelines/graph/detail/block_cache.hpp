@@ -6,8 +6,9 @@
 // each row's edges at a few vertices only). Readers fill it with the blocks they asked for.
 #pragma once
 
+#include <tbb/spin_mutex.h>
+
 #include <algorithm>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -55,28 +56,15 @@ public:
 private:
     static constexpr unsigned max_ways = 8;
     static constexpr std::uint64_t empty = std::numeric_limits<std::uint64_t>::max();
-    //! One set's tags, referenced bits, clock hand and lock, in two cache lines.
+    //! One set's tags, referenced bits, clock hand and lock (a spin lock: it is held for a copy
+    //! of one block, shorter than a sleep), in two cache lines.
     struct alignas(64) set {
         std::uint64_t tags[max_ways] = {empty, empty, empty, empty, empty, empty, empty, empty};
         std::uint8_t referenced = 0;  // bit w: way w read since the hand passed it
         std::uint8_t hand = 0;
-        std::atomic<bool> locked{false};
+        tbb::spin_mutex lock;
     };
-    //! Spins on the set's flag (held for a copy of one block: shorter than a sleep).
-    class set_lock {
-    public:
-        explicit set_lock(set& s) : s_(s) {
-            while (s_.locked.exchange(true, std::memory_order_acquire))
-                while (s_.locked.load(std::memory_order_relaxed)) {
-                }
-        }
-        ~set_lock() { s_.locked.store(false, std::memory_order_release); }
-        set_lock(const set_lock&) = delete;
-        set_lock& operator=(const set_lock&) = delete;
-
-    private:
-        set& s_;
-    };
+    using set_lock = tbb::spin_mutex::scoped_lock;
 
     //! The set of block index: a multiplicative hash, so that a section's neighbouring blocks
     //! and the sections' equal offsets spread over the sets.
@@ -90,7 +78,7 @@ private:
     bool read_one(std::uint64_t index, std::size_t at, std::size_t n, char* dst) {
         const std::size_t s = set_of(index);
         set& m = meta_[s];
-        set_lock lock(m);
+        set_lock lock(m.lock);
         for (unsigned w = 0; w < ways_; ++w)
             if (m.tags[w] == index) {
                 m.referenced = std::uint8_t(m.referenced | (1u << w));
@@ -102,7 +90,7 @@ private:
     void insert_one(std::uint64_t index, const char* src) {
         const std::size_t s = set_of(index);
         set& m = meta_[s];
-        set_lock lock(m);
+        set_lock lock(m.lock);
         for (unsigned w = 0; w < ways_; ++w)
             if (m.tags[w] == index) return;  // another thread put it there
         while (m.referenced & (1u << m.hand)) {
