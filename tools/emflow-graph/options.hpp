@@ -79,7 +79,7 @@ Options:
   --parents FILE          (sssp, bfs, astar) also write the parents; (check) check them too
   --bfs                   (check) the distances are hop counts
   --memory SIZE           memory budget, e.g. 512MiB, 1GiB (default 1GiB); the searches hold
-                          9 bytes per vertex in it (A*: 25)
+                          9 bytes per vertex in it (A*: 13; 29 on files without the A* scale)
   --threads N             worker threads (default: all cores)
   --tmp-dir DIR           where temporary disk files go (default $EMFLOW_TMPDIR, $TMPDIR,
                           /var/tmp); they are removed, also after a failure

@@ -60,29 +60,57 @@ inline void check_vertex(const graph_header& h, std::uint64_t v, const char* wha
 //! The A* heuristic: floor(scale * Euclidean distance to the target), scale the smallest
 //! weight / length over all edges of nonzero length (stored in the header by the builder, else
 //! found by a scan of the edges: detail/astar_scale.hpp), shrunk by 1e-9 against rounding.
+//! It is tabled once per query, 4 bytes per vertex (clamped to 2^32 - 1, which keeps it a lower
+//! bound): a search evaluates it for every item it pops and every distance it lowers, and a
+//! load from the table cost half as much as the root of 16 bytes of coordinates (road 2^20,
+//! corner to corner: 0.14 s against 0.11 s for SSSP before).
 class euclidean_heuristic {
 public:
-    //! Reads the coordinates (16 bytes per vertex, RAM) and the scale.
+    //! Tables the heuristic: the coordinates are streamed in windows when the header has the
+    //! scale, else read whole for the scan that finds it (16 more bytes per vertex meanwhile).
     euclidean_heuristic(const std::string& path, const graph_header& h, std::uint32_t target)
-        : xy_(2 * h.vertices) {
+        : table_(h.vertices) {
         if (!h.has_coordinates())
             throw std::invalid_argument(path + ": A* needs coordinates (import a .co file)");
         posix_file f(path, posix_file::read_only);
-        f.read_at(h.coordinates_at(), xy_.data(), xy_.size() * sizeof(double));
-        tx_ = xy_[2 * std::size_t(target)], ty_ = xy_[2 * std::size_t(target) + 1];
-        scale_ = (h.has_astar_scale() ? h.astar_scale : scan_astar_scale(f, h, xy_)) * (1 - 1e-9);
+        double target_xy[2];
+        f.read_at(h.coordinates_at() + 16 * std::uint64_t(target), target_xy, sizeof target_xy);
+        if (h.has_astar_scale()) {
+            std::vector<double> window(2 * std::min<std::uint64_t>(h.vertices, window_vertices));
+            for (std::uint64_t b = 0; b < h.vertices; b += window_vertices) {
+                const std::uint64_t n = std::min<std::uint64_t>(window_vertices, h.vertices - b);
+                f.read_at(h.coordinates_at() + 16 * b, window.data(), 16 * n);
+                fill(window.data(), b, n, target_xy, h.astar_scale);
+            }
+        } else {
+            std::vector<double> xy(2 * h.vertices);
+            f.read_at(h.coordinates_at(), xy.data(), xy.size() * sizeof(double));
+            fill(xy.data(), 0, h.vertices, target_xy, scan_astar_scale(f, h, xy));
+        }
     }
     //! A lower bound of the distance from v to the target.
-    std::uint64_t operator()(std::uint32_t v) const {
-        const double dx = xy_[2 * std::size_t(v)] - tx_, dy = xy_[2 * std::size_t(v) + 1] - ty_;
-        return std::uint64_t(scale_ * std::sqrt(dx * dx + dy * dy));
-    }
-    //! The scale found.
+    std::uint64_t operator()(std::uint32_t v) const { return table_[v]; }
+    //! The scale used (the one found, shrunk by 1e-9).
     double scale() const { return scale_; }
 
 private:
-    std::vector<double> xy_;
-    double tx_ = 0, ty_ = 0, scale_ = 0;
+    static constexpr std::uint64_t window_vertices = 1 << 16;
+
+    //! Tables vertices [first, first + n), whose coordinates are xy.
+    void fill(const double* xy, std::uint64_t first, std::uint64_t n, const double* t,
+              double scale) {
+        scale_ = scale * (1 - 1e-9);
+        const double most = double(std::numeric_limits<std::uint32_t>::max());
+#pragma omp parallel for schedule(static) if (n >= window_vertices)
+        for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+            const double dx = xy[2 * i] - t[0], dy = xy[2 * i + 1] - t[1];
+            table_[first + std::uint64_t(i)] =
+                std::uint32_t(std::min(most, scale_ * std::sqrt(dx * dx + dy * dy)));
+        }
+    }
+
+    std::vector<std::uint32_t> table_;
+    double scale_ = 0;
 };
 }  // namespace detail
 

@@ -88,12 +88,13 @@ struct search_result {
 };
 
 //! RAM a search of a graph with header h needs besides its queue: the distance array and an
-//! expanded flag per vertex (and for A* the coordinates, with parents a parent), read windows
+//! expanded flag per vertex (and for A* its heuristic's table, with parents a parent), read windows
 //! for threads threads, and a minimal bulk (with the frontiers of its phases) and queue.
 inline std::uint64_t search_memory_needed(const graph_header& h, bool astar, unsigned threads,
                                           bool parents = false) {
-    const std::uint64_t vertex =
-        (9 + (astar ? 16 : 0) + (parents ? 4 : 0)) * std::uint64_t(h.vertices);
+    // A*: its heuristic's table, and while it is built without a stored scale the coordinates
+    const std::uint64_t heuristic = astar ? (h.has_astar_scale() ? 4 : 20) : 0;
+    const std::uint64_t vertex = (9 + heuristic + (parents ? 4 : 0)) * std::uint64_t(h.vertices);
     return vertex + std::uint64_t(threads) * (1 << 20) + (std::uint64_t(8) << 20);
 }
 
