@@ -8,10 +8,15 @@
 #include <stxxl/sorter>
 #include <stxxl/vector>
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
 
 #include "test_env.hpp"
 
@@ -61,6 +66,30 @@ TEST_CASE("default configuration takes EMFLOW_TMPDIR and leaves no file behind",
     REQUIRE(vector_round_trip(4'000'000));
     CHECK(emflow::current_io_volume().bytes_written > before.bytes_written);
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("configuration logs no STXXL error on stderr", "[config]") {
+    // The probe that makes the request queues wrote from an unaligned buffer, and STXXL said so
+    // on stderr in every program ("[STXXL-ERRMSG] Buffer is not aligned").
+    scoped_test_dir dir;
+    emflow::external_memory_options cfg;
+    cfg.tmp_base = dir.path().string();
+    const std::string log = (dir.path() / "stderr.txt").string();
+    std::fflush(stderr);
+    const int saved = ::dup(2), file = ::open(log.c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    REQUIRE(saved >= 0);
+    REQUIRE(file >= 0);
+    ::dup2(file, 2);
+    emflow::configure_external_memory(cfg);
+    std::cerr.flush();
+    std::fflush(stderr);
+    ::dup2(saved, 2);
+    ::close(saved);
+    ::close(file);
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK_THAT(text, !Catch::Contains("STXXL-ERRMSG"));
+    std::filesystem::remove(log);
 }
 
 TEST_CASE("TMPDIR is used when EMFLOW_TMPDIR is unset", "[config]") {

@@ -11,6 +11,7 @@
 
 #include <stxxl/bits/io/create_file.h>
 #include <stxxl/bits/io/file.h>
+#include <stxxl/bits/io/request.h>
 
 #include <cstddef>
 #include <filesystem>
@@ -34,8 +35,9 @@ inline void make_request_queues(const std::filesystem::path& dir, const std::str
         std::unique_ptr<stxxl::file> f(stxxl::create_file(probe_file_type(method), probe,
                                                           stxxl::file::CREAT | stxxl::file::RDWR,
                                                           static_cast<int>(i)));
-        char none = 0;
-        f->awrite(&none, 0, 0)->wait();
+        // aligned as STXXL checks every request's buffer (else it logs an error to stderr)
+        alignas(STXXL_BLOCK_ALIGN) char none[STXXL_BLOCK_ALIGN] = {};
+        f->awrite(none, 0, 0)->wait();
         f->close_remove();
     }
 }
