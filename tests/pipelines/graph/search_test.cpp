@@ -248,6 +248,35 @@ TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fe
                       Catch::Contains("A* needs coordinates"));
 }
 
+TEST_CASE("A-star's heuristic table is the same streamed or scanned, and a lower bound",
+          "[graph]") {
+    // More vertices than one window of coordinates (64 Ki): the streamed table crosses windows.
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    const std::uint32_t n = 150000;
+    generate_road(path_of("big.emg"), n, o);
+    const std::uint32_t t = std::uint32_t(o.seed % n);
+    const graph_header h = read_header(path_of("big.emg"));
+    REQUIRE(h.has_astar_scale());
+    const detail::euclidean_heuristic streamed(path_of("big.emg"), h, t);
+    graph_header old = h;  // as written before the header held the scale: read whole, scanned
+    old.flags &= ~std::uint32_t(flag_astar_scale);
+    old.astar_scale = 0;
+    const detail::euclidean_heuristic scanned(path_of("big.emg"), old, t);
+    // road edges go both ways with one weight: d(v, t) = d(t, v)
+    const auto to_t = graph_test::dijkstra(graph_test::load(path_of("big.emg")), t);
+    std::uint32_t differ = 0, over = 0, positive = 0;
+    for (std::uint32_t v = 0; v < n; ++v) {
+        differ += streamed(v) != scanned(v);
+        over += to_t[v] != unreached && streamed(v) > to_t[v];
+        positive += streamed(v) > 0;
+    }
+    CHECK(differ == 0);
+    CHECK(over == 0);
+    CHECK(streamed(t) == 0);
+    CHECK(positive > n / 2);  // a table of zeros would pass the bound
+}
+
 TEST_CASE("BFS by levels (edges in RAM or through windows) and on the queue agree", "[graph]") {
     generate_options o;
     o.seed = emflow_test::test_seed();

@@ -62,8 +62,8 @@ inline void check_vertex(const graph_header& h, std::uint64_t v, const char* wha
 //! found by a scan of the edges: detail/astar_scale.hpp), shrunk by 1e-9 against rounding.
 //! It is tabled once per query, 4 bytes per vertex (clamped to 2^32 - 1, which keeps it a lower
 //! bound): a search evaluates it for every item it pops and every distance it lowers, and a
-//! load from the table cost half as much as the root of 16 bytes of coordinates (road 2^20,
-//! corner to corner: 0.14 s against 0.11 s for SSSP before).
+//! table load instead of a root of 16 bytes of coordinates made A* on road 2^20 9-35% faster
+//! (bench/graph/README.md).
 class euclidean_heuristic {
 public:
     //! Tables the heuristic: the coordinates are streamed in windows when the header has the
@@ -76,16 +76,18 @@ public:
         double target_xy[2];
         f.read_at(h.coordinates_at() + 16 * std::uint64_t(target), target_xy, sizeof target_xy);
         if (h.has_astar_scale()) {
+            scale_ = h.astar_scale * (1 - 1e-9);
             std::vector<double> window(2 * std::min<std::uint64_t>(h.vertices, window_vertices));
             for (std::uint64_t b = 0; b < h.vertices; b += window_vertices) {
                 const std::uint64_t n = std::min<std::uint64_t>(window_vertices, h.vertices - b);
                 f.read_at(h.coordinates_at() + 16 * b, window.data(), 16 * n);
-                fill(window.data(), b, n, target_xy, h.astar_scale);
+                fill(window.data(), b, n, target_xy);
             }
         } else {
             std::vector<double> xy(2 * h.vertices);
             f.read_at(h.coordinates_at(), xy.data(), xy.size() * sizeof(double));
-            fill(xy.data(), 0, h.vertices, target_xy, scan_astar_scale(f, h, xy));
+            scale_ = scan_astar_scale(f, h, xy) * (1 - 1e-9);
+            fill(xy.data(), 0, h.vertices, target_xy);
         }
     }
     //! A lower bound of the distance from v to the target.
@@ -96,10 +98,8 @@ public:
 private:
     static constexpr std::uint64_t window_vertices = 1 << 16;
 
-    //! Tables vertices [first, first + n), whose coordinates are xy.
-    void fill(const double* xy, std::uint64_t first, std::uint64_t n, const double* t,
-              double scale) {
-        scale_ = scale * (1 - 1e-9);
+    //! Tables vertices [first, first + n), whose coordinates are xy (t: the target's).
+    void fill(const double* xy, std::uint64_t first, std::uint64_t n, const double* t) {
         const double most = double(std::numeric_limits<std::uint32_t>::max());
 #pragma omp parallel for schedule(static) if (n >= window_vertices)
         for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
