@@ -72,6 +72,9 @@ struct buffer_tree_stats {
     std::uint64_t buffer_read = 0;       //!< buffer blocks read while emptying
     std::uint64_t leaf_written = 0;      //!< leaf blocks written
     std::uint64_t leaf_read = 0;         //!< leaf blocks read while merging or sorting them
+    //! Tree sort: leaf nodes sorted at the end of the input because the reading's memory could
+    //! not merge their runs.
+    std::uint64_t sorted_at_flush = 0;
 };
 
 //! Batched external multimap from Key to Value ordered by Cmp, in blocks of BlockBytes.

@@ -3,8 +3,9 @@
 // leaf nodes fused after cuts between heavy duplicate keys, multi-run leaf nodes sorted at the
 // flush because the reading got less memory than the tree, and a comparator that fails only
 // at the flush or in the reading's merge (no block left allocated), and two known leaks as
-// hidden cases. No counter shows a fusion or a sort at the flush: a --coverage build showed
-// each case reaching its path for several seeds (uniform keys never fuse: cuts are even).
+// hidden cases. The sorts at the flush are counted (stats().sorted_at_flush); no counter shows a
+// fusion: a --coverage build showed it reached for several seeds (uniform keys never fuse: cuts
+// are even).
 #include <catch2/catch.hpp>
 
 #include <emflow/flow.hpp>
@@ -108,11 +109,13 @@ TEST_CASE("tree sort's leaf nodes larger than the reading's memory are sorted at
     run_options opt;
     opt.memory_bytes = 24 << 20;
     opt.memory = &report;
-    materialize(streamify(v) | tree_sort(high_less{}, 0, few_leaf_nodes) | transform([&](u64 x) {
+    auto sorted = streamify(v) | tree_sort(high_less{}, 0, few_leaf_nodes);
+    materialize(sorted | transform([&](u64 x) {
                     seen.push_back(x);
                     return x;
                 }) | sort(std::greater<u64>(), 22 << 20),
                 std::back_inserter(out), opt);
+    CHECK(sorted.stats().sorted_at_flush > 0);
     CHECK(sorted_like(v, seen));
     std::vector<u64> expect(v);
     std::sort(expect.begin(), expect.end(), std::greater<u64>());
@@ -228,11 +231,13 @@ TEST_CASE("a comparator failing while the flush sorts leaf nodes for the reading
         armed_less cmp;
         cmp.arm(unarmed);
         std::vector<u64> out;
-        materialize(streamify(v) | tree_sort(cmp, 0, few_leaf_nodes) | transform([&](u64 x) {
+        auto sorted = streamify(v) | tree_sort(cmp, 0, few_leaf_nodes);
+        materialize(sorted | transform([&](u64 x) {
                         if (flush_compares == 0) flush_compares = unarmed - cmp.left->load();
                         return x;
                     }) | sort(std::greater<u64>(), 22 << 20),
                     std::back_inserter(out), opt);
+        REQUIRE(sorted.stats().sorted_at_flush > 0);  // the late comparisons are those sorts'
     }
     std::uint64_t before = allocated_blocks();
     for (const double share : {0.95, 0.97, 0.99}) {

@@ -143,7 +143,8 @@ public:
                 a.block_pushes,    state_->height,
                 a.pushed_internal, a.pushed_leaf_node,
                 a.pushed_items,    a.buffer_read,
-                a.leaf_written,    a.leaf_read + a.consolidated};
+                a.leaf_written,    a.leaf_read + a.consolidated,
+                a.sorted_at_flush};
     }
 
 private:
@@ -385,6 +386,8 @@ public:
         sorter_ += n;
         return *this;
     }
+    //! The buffer tree's work (once the input was read).
+    buffer_tree_stats stats() const { return sorter_.stats(); }
 
 private:
     void read_all() {

@@ -57,6 +57,7 @@ struct io_counts {
     std::uint64_t leaf_written = 0;      //!< leaf blocks written
     std::uint64_t leaf_read = 0;         //!< leaf blocks read while merging into them
     std::uint64_t consolidated = 0;      //!< tree sort: leaf blocks read to sort a leaf node
+    std::uint64_t sorted_at_flush = 0;   //!< tree sort: leaf nodes sorted for the reading
 };
 
 //! Waits for r, ignoring errors (cleanup paths).

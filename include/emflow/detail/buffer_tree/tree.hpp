@@ -566,7 +566,10 @@ private:
     }
 
     void sort_large_leaf_nodes(node_type& n, std::size_t max_blocks) {
-        if (n.leaf_node && n.leaves.size() > max_blocks) sort_leaf_node(n);
+        if (n.leaf_node && n.leaves.size() > max_blocks) {
+            sort_leaf_node(n);
+            ++io_.sorted_at_flush;
+        }
         for (auto& c : n.children) sort_large_leaf_nodes(*c, max_blocks);
     }
     static void collect_groups(node_type& n,
