@@ -7,19 +7,22 @@
 // operations sorted by (key, time) and merged with it (new run and answers written), as one
 // batch and as 4 and 16 batches (each merged with the whole set). Reports
 // each phase's time, the mixed phase's operations per second and its disk volume per operation
-// against Arge's bound (1/B) log_m(n/B) blocks. Both must give the same number of answers.
-// CSV on stdout.
+// against Arge's bound (1/B) log_m(n/B) blocks. All must give the same number of answers.
+// fanouts: the trees measured, b = m/d for each d listed (a = b/4); "buffer_tree" is the default
+// b = m/8, the others "buffer_tree_m/d". CSV on stdout.
 //
-//   dictionary_bench [budget_mib=16] [multiples=4,16]
+//   dictionary_bench [budget_mib=16] [multiples=4,16] [fanouts=8]
 #include "sort_merge_dictionary.hpp"
 
 #include <emflow/buffer_tree.hpp>
 #include <emflow/external_memory.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -62,10 +65,11 @@ struct outcome {
     std::size_t height;
 };
 
-outcome run_tree(const workload& w, std::size_t budget) {
+outcome run_tree(const workload& w, std::size_t budget, std::size_t fanout_divisor) {
     std::mt19937_64 rng(w.seed);
     emflow::buffer_tree_options opt;
     opt.memory_bytes = budget;
+    opt.fanout_max = std::max<std::size_t>(4, budget / block_bytes / fanout_divisor);
     tree t(std::less<u64>(), opt);
     outcome r{};
     r.inserts = measure([&] {
@@ -134,13 +138,27 @@ void row(const char* method, std::size_t k, std::size_t budget, const workload& 
     std::fflush(stdout);
 }
 
+std::vector<std::size_t> numbers(const char* list) {
+    std::vector<std::size_t> r;
+    std::stringstream in(list);
+    for (std::string item; std::getline(in, item, ',');) r.push_back(std::stoul(item));
+    return r;
+}
+
+bool same_answers(const char* method, const outcome& x, const outcome& tree) {
+    if (x.answers == tree.answers) return true;
+    std::fprintf(stderr, "dictionary_bench: %llu answers by %s, %llu by the tree\n",
+                 static_cast<unsigned long long>(x.answers), method,
+                 static_cast<unsigned long long>(tree.answers));
+    return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const std::size_t budget = (argc > 1 ? std::stoul(argv[1]) : 16) << 20;
-    std::vector<std::size_t> multiples;
-    std::stringstream in(argc > 2 ? argv[2] : "4,16");
-    for (std::string item; std::getline(in, item, ',');) multiples.push_back(std::stoul(item));
+    const std::vector<std::size_t> multiples = numbers(argc > 2 ? argv[2] : "4,16");
+    const std::vector<std::size_t> fanouts = numbers(argc > 3 ? argv[3] : "8");
     emflow::ensure_external_memory();
     std::printf(
         "method,multiple,pairs,budget_mib,insert_seconds,mixed_seconds,mixed_mops_per_s,"
@@ -148,20 +166,20 @@ int main(int argc, char** argv) {
     for (std::size_t k : multiples) {
         const std::size_t n = k * budget / (2 * sizeof(u64));
         const workload w{n, 2 * u64(n), static_cast<unsigned>(k)};
-        const outcome t = run_tree(w, budget);
-        row("buffer_tree", k, budget, w, t);
+        std::optional<outcome> first;
+        for (std::size_t d : fanouts) {
+            const outcome t = run_tree(w, budget, d);
+            const std::string name = d == 8 ? "buffer_tree" : "buffer_tree_m/" + std::to_string(d);
+            row(name.c_str(), k, budget, w, t);
+            if (!first) first = t;
+            if (!same_answers(name.c_str(), t, *first)) return 1;
+        }
         for (std::size_t batches : {1, 4, 16}) {
             const outcome s = run_sort_merge(w, budget, batches);
             const std::string name =
                 batches == 1 ? "sort_merge" : "sort_merge_" + std::to_string(batches) + "_batches";
             row(name.c_str(), k, budget, w, s);
-            if (s.answers != t.answers) {
-                std::fprintf(stderr,
-                             "dictionary_bench: %llu answers by sorting, %llu by the tree\n",
-                             static_cast<unsigned long long>(s.answers),
-                             static_cast<unsigned long long>(t.answers));
-                return 1;
-            }
+            if (!same_answers(name.c_str(), s, *first)) return 1;
         }
     }
 }
