@@ -138,10 +138,20 @@ void row(const char* method, std::size_t k, std::size_t budget, const workload& 
     std::fflush(stdout);
 }
 
+//! The positive numbers of a comma-separated list; throws std::invalid_argument.
 std::vector<std::size_t> numbers(const char* list) {
     std::vector<std::size_t> r;
     std::stringstream in(list);
-    for (std::string item; std::getline(in, item, ',');) r.push_back(std::stoul(item));
+    for (std::string item; std::getline(in, item, ',');) {
+        const std::size_t k =
+            item.find_first_not_of("0123456789") == std::string::npos && !item.empty()
+                ? std::stoul(item)
+                : 0;
+        if (k == 0)
+            throw std::invalid_argument("\"" + std::string(list) +
+                                        "\" is not a list of positive numbers");
+        r.push_back(k);
+    }
     return r;
 }
 
@@ -153,10 +163,8 @@ bool same_answers(const char* method, const outcome& x, const outcome& tree) {
     return false;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    const std::size_t budget = (argc > 1 ? std::stoul(argv[1]) : 16) << 20;
+int run(int argc, char** argv) {
+    const std::size_t budget = (argc > 1 ? numbers(argv[1]).front() : 16) << 20;
     const std::vector<std::size_t> multiples = numbers(argc > 2 ? argv[2] : "4,16");
     const std::vector<std::size_t> fanouts = numbers(argc > 3 ? argv[3] : "8");
     emflow::ensure_external_memory();
@@ -181,5 +189,17 @@ int main(int argc, char** argv) {
             row(name.c_str(), k, budget, w, s);
             if (!same_answers(name.c_str(), s, *first)) return 1;
         }
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // a bad argument, or the disk or budget failing
+        std::fprintf(stderr, "dictionary_bench: %s\n", e.what());
+        return 2;
     }
 }

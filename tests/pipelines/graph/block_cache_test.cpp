@@ -14,23 +14,18 @@
 #include <string>
 #include <vector>
 
+#include "cache_blocks.hpp"
 #include "reference.hpp"
 #include "test_env.hpp"
 
 using namespace emflow::pipelines::graph;
 using detail::block_cache;
+using graph_test::block_of;
 
 namespace {
 
 std::string path_of(const std::string& name) {
     return (emflow_test::configure_test_disks().path() / name).string();
-}
-
-//! Block index's contents: its index and a byte pattern drawn from it.
-std::vector<char> block_of(std::uint64_t index) {
-    std::vector<char> b(block_cache::block_bytes);
-    for (std::size_t i = 0; i < b.size(); ++i) b[i] = char((index * 131 + i * 7) & 0xff);
-    return b;
 }
 
 //! count rounds of 200 sorted vertices drawn from a quarter of the ids that moves slowly through
