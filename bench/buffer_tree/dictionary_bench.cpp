@@ -3,9 +3,10 @@
 // same operations done by sorting (sort_merge_dictionary.hpp). n inserts of random (key, value)
 // pairs, then n mixed operations (half look-ups, a quarter inserts, a quarter erases), all
 // answers delivered; n pairs fill k times the budget. The buffer tree: inserts, flush, mixed
-// operations, flush, answers drained. By sorting: the inserts sorted into a run, the mixed
-// operations sorted by (key, time) and merged with it (new run and answers written), as one
-// batch and as 4 and 16 batches (each merged with the whole set). Reports
+// operations (answers pulled while many wait), flush(f) handing the rest to a counter. By
+// sorting: the inserts sorted into a run, the mixed operations sorted by (key, time) and merged
+// with it (new run written, answers handed to a counter), as one batch and as 4 and 16 batches
+// (each merged with the whole set). Reports
 // each phase's time, the mixed phase's operations per second and its disk volume per operation
 // against Arge's bound (1/B) log_m(n/B) blocks. All must give the same number of answers.
 // fanouts: the trees measured, b = m/d for each d listed (a = b/4); "buffer_tree" is the default
@@ -89,8 +90,7 @@ outcome run_tree(const workload& w, std::size_t budget, std::size_t fanout_divis
             if (t.answers_waiting() > (1u << 16))
                 for (; !t.empty(); t += t.batch_length()) r.answers += t.batch_length();
         }
-        t.flush();
-        for (; !t.empty(); t += t.batch_length()) r.answers += t.batch_length();
+        t.flush([&](const tree::value_type&) { ++r.answers; });
     });
     r.height = t.stats().height;
     return r;
@@ -120,7 +120,8 @@ outcome run_sort_merge(const workload& w, std::size_t budget, std::size_t batche
     };
     r.mixed = measure([&] {
         for (std::size_t b = 0; b < batches; ++b)
-            r.answers += d.apply(w.n * (b + 1) / batches - w.n * b / batches, next_op);
+            d.apply(w.n * (b + 1) / batches - w.n * b / batches, next_op,
+                    [&](const dict_bench::answer&) { ++r.answers; });
     });
     return r;
 }

@@ -2,8 +2,8 @@
 // bench/buffer_tree/sort_merge_dictionary.hpp: the batched dictionary done by sorting, the
 // competitor of dictionary_bench: the set is one sorted run on disk; a batch of operations is
 // sorted by (key, time) with emflow's sort node and merged with the run, which writes the new
-// run and the look-ups' answers (to disk), applying each key's operations in time order with
-// std::multimap's semantics (the buffer tree's).
+// run and hands the look-ups' answers to a consumer (as the tree's flush(f) does), applying each
+// key's operations in time order with std::multimap's semantics (the buffer tree's).
 #pragma once
 
 #include <emflow/flow.hpp>
@@ -35,7 +35,7 @@ struct operation {
     op_kind kind;  //!< what it does
 };
 
-//! One look-up answer, written to disk.
+//! One look-up answer.
 struct answer {
     u64 query;  //!< the look-up's time
     u64 key;    //!< key looked up
@@ -44,7 +44,6 @@ struct answer {
 };
 
 using set_vector = stxxl::vector<pair_kv, 1, stxxl::lru_pager<1>, 65536>;
-using answer_vector = stxxl::vector<answer, 1, stxxl::lru_pager<1>, 65536>;
 
 //! (key, value) order: equal keys keep insertion order (values are insertion times).
 struct pair_less {
@@ -59,12 +58,14 @@ struct operation_less {
     }
 };
 
-//! Merges sorted operations into the sorted run `from`, writing the run `to` and the answers.
+//! Merges sorted operations into the sorted run `from`, writing the run `to` and handing the
+//! answers to Consume(const answer&).
+template <class Consume>
 class batch_merger {
 public:
-    //! Reads from, writes to and answers (both empty).
-    batch_merger(const set_vector& from, set_vector& to, answer_vector& answers)
-        : in_(from.cbegin(), from.cend()), out_(to), answers_(answers) {}
+    //! Reads from, writes to (empty), answers to consume.
+    batch_merger(const set_vector& from, set_vector& to, Consume& consume)
+        : in_(from.cbegin(), from.cend()), out_(to), consume_(consume) {}
 
     //! Applies the next operation in (key, time) order.
     void apply(const operation& o) {
@@ -74,20 +75,16 @@ public:
         } else if (o.kind == op_kind::erase) {
             same_.clear();
         } else {
-            for (const pair_kv& p : same_) answers_ << answer{o.time, o.key, p.value, 1};
-            if (same_.empty()) answers_ << answer{o.time, o.key, 0, 0};
-            answered_ += same_.empty() ? 1 : same_.size();
+            for (const pair_kv& p : same_) consume_(answer{o.time, o.key, p.value, 1});
+            if (same_.empty()) consume_(answer{o.time, o.key, 0, 0});
         }
     }
-    //! Copies the rest of the run; the new run and the answers are complete.
+    //! Copies the rest of the run; the new run is complete.
     void finish() {
         close_group();
         for (; !in_.empty(); ++in_) out_ << *in_;
         out_.finish();
-        answers_.finish();
     }
-    //! Answers written.
-    u64 answered() const { return answered_; }
 
 private:
     void start_group(u64 key) {
@@ -104,11 +101,10 @@ private:
 
     set_vector::bufreader_type in_;
     set_vector::bufwriter_type out_;
-    answer_vector::bufwriter_type answers_;
+    Consume& consume_;
     std::vector<pair_kv> same_;  // the current key's pairs
     u64 key_ = 0;
     bool grouped_ = false;
-    u64 answered_ = 0;
 };
 
 //! The set as a sorted run: built by sorting, changed by sorted batches.
@@ -127,19 +123,17 @@ public:
         w.finish();
     }
 
-    //! Applies n operations make() (times 0 .. n-1): sorts them and merges; returns the answers
-    //! written.
-    template <class Make>
-    u64 apply(u64 n, Make make) {
+    //! Applies n operations make() (times 0 .. n-1): sorts them and merges, handing the answers
+    //! to consume(const answer&).
+    template <class Make, class Consume>
+    void apply(u64 n, Make make, Consume consume) {
         set_vector next;
-        answers_.clear();
-        batch_merger m(set_, next, answers_);
+        batch_merger<Consume> m(set_, next, consume);
         emflow::materialize(
             emflow::generate(n, std::move(make)) | emflow::sort(operation_less(), budget_),
             emflow::sink<operation>([&](const operation& o) { m.apply(o); }));
         m.finish();
         set_.swap(next);
-        return m.answered();
     }
 
     //! Pairs in the set.
@@ -148,7 +142,6 @@ public:
 private:
     std::size_t budget_;
     set_vector set_;
-    answer_vector answers_;
 };
 
 }  // namespace dict_bench

@@ -5,7 +5,7 @@
 // (about m/2 blocks each, on STXXL's block manager) and take effect when they reach a leaf. A
 // look-up's answers are produced there and leave through the pull side as (query, result)
 // records, in the order the tree produces them; flush() empties every buffer, so that every
-// pending answer is delivered.
+// pending answer is delivered (flush(f) hands them to f instead, without the answer queue).
 //
 //   emflow::buffer_tree<std::uint64_t, std::uint64_t> t;       // 64 MiB, (a, b) = (m/32, m/8)
 //   t.insert(7, 70);  auto q = t.lookup(7);  t.erase(7);  t.flush();
@@ -40,6 +40,7 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 
 namespace emflow {
 
@@ -124,6 +125,28 @@ public:
     void flush() {
         guarded([&] { engine_->flush(); });
     }
+    //! Applies every operation so far like flush(), but hands every answer to f(const
+    //! value_type&) instead of keeping it: first those waiting, then each as the tree produces
+    //! it, in the pull side's order; none is waiting afterwards. Answers that f takes skip the
+    //! answer queue, whose blocks between head and tail are on disk (a flush's answers at a
+    //! small budget: written and read once more). f must not call this tree. An exception from
+    //! f reaches the caller and leaves the tree failed.
+    template <class F>
+    void flush(F&& f) {
+        static_assert(std::is_invocable_v<F&, const value_type&>,
+                      "buffer_tree::flush(f): f must take const buffer_tree_answer<Key, Value>&");
+        guarded([&] {
+            for (std::size_t n; (n = answers_->length()) > 0; answers_->pop(n))
+                for (std::size_t i = 0; i < n; ++i) f(answers_->begin()[i]);
+            const std::function<void(const value_type&)> sink = std::ref(f);
+            sink_ = &sink;
+            struct unset {
+                const std::function<void(const value_type&)>*& s;
+                ~unset() { s = nullptr; }
+            } restore{sink_};
+            engine_->flush();
+        });
+    }
 
     //! Calls f(key, value) for every pair in order (call flush() first: pending operations are
     //! not seen).
@@ -194,8 +217,12 @@ private:
     }
 
     void answer(const req& r, const elem* e) {
-        answers_->push(e ? value_type{r.time, r.key, e->value, true}
-                         : value_type{r.time, r.key, Value(), false});
+        const value_type a = e ? value_type{r.time, r.key, e->value, true}
+                               : value_type{r.time, r.key, Value(), false};
+        if (sink_)
+            (*sink_)(a);
+        else
+            answers_->push(a);
     }
 
     template <class F>
@@ -217,6 +244,7 @@ private:
     mutable detail::buffer_tree::io_counts io_;  // the answers' and for_each's I/O
     std::unique_ptr<answer_store> answers_;
     std::unique_ptr<engine> engine_;
+    const std::function<void(const value_type&)>* sink_ = nullptr;  // flush(f)'s f meanwhile
     std::uint64_t time_ = 0;
     std::uint64_t run_ = ~std::uint64_t(0);
     bool failed_ = false;

@@ -2,7 +2,7 @@
 // tests/buffer_tree/differential_test.cpp: the buffer tree against std::multimap on random
 // interleavings of inserts, erases and look-ups (duplicates, erases of absent keys, look-ups
 // before and after erases of their key), under budgets small enough for several levels on disk,
-// with flushes and answer pulls in between.
+// with flushes and answer pulls in between; flush(f) against flush() and a pull.
 #include <catch2/catch.hpp>
 
 #include <emflow/buffer_tree.hpp>
@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "test_env.hpp"
@@ -171,4 +172,56 @@ TEST_CASE("buffer tree answers pulled through a graph under a budget", "[buffer_
         for (const auto& [name, bytes] : ph.consumers)
             declared = declared || (name == "buffer tree" && bytes == 32 * small_block);
     CHECK(declared);
+}
+
+TEST_CASE("buffer tree: flush(f) hands f the answers flush() would leave waiting",
+          "[buffer_tree]") {
+    emflow_test::configure_test_disks();
+    const u64 seed = emflow_test::test_seed();
+    auto run = [&](bool to_f, std::vector<answer>& got) {
+        small_tree t(std::less<u64>(), {32 * small_block});
+        std::mt19937_64 rng(seed);
+        for (u64 i = 0; i < 60000; ++i) {
+            const u64 key = rng() % 20000;
+            if (i % 3 == 0)
+                t.lookup(key);
+            else
+                t.insert(key, i);
+            if (i == 30000) t.flush();  // answers waiting when flush(f) starts
+        }
+        if (to_f)
+            t.flush([&](const answer& a) { got.push_back(a); });
+        else
+            for (t.flush(); !t.empty(); ++t) got.push_back(*t);
+        CHECK(t.empty());
+        return t.stats().blocks_written;
+    };
+    std::vector<answer> queued, handed;
+    const u64 written_queued = run(false, queued), written_handed = run(true, handed);
+    REQUIRE(handed.size() == queued.size());
+    REQUIRE(handed.size() > 20000);
+    for (std::size_t i = 0; i < handed.size(); ++i) {
+        CHECK(handed[i].query == queued[i].query);
+        CHECK(handed[i].value == queued[i].value);
+        CHECK(handed[i].found == queued[i].found);
+    }
+    // flush() writes the answers' blocks between head and tail, flush(f) not
+    const std::size_t answer_blocks = handed.size() * sizeof(answer) / small_block;
+    CHECK(written_handed + answer_blocks / 2 < written_queued);
+}
+
+TEST_CASE("buffer tree: an exception from flush(f)'s f reaches the caller", "[buffer_tree]") {
+    auto& dir = emflow_test::configure_test_disks();
+    {
+        small_tree t(std::less<u64>(), {32 * small_block});
+        for (u64 i = 0; i < 50000; ++i) t.lookup(i);
+        std::size_t seen = 0;
+        CHECK_THROWS_WITH(t.flush([&](const answer&) {
+            if (++seen == 1000) throw std::runtime_error("consumer failed");
+        }),
+                          "consumer failed");
+        CHECK(seen == 1000);
+        CHECK_THROWS_AS(t.lookup(1), std::logic_error);
+    }
+    CHECK(dir.entries() == 0);
 }
