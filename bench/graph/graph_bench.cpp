@@ -95,6 +95,8 @@ g::adaptive_params adaptive_from_env() {
             p.min_groups = std::stoull(value);
         else if (key == "max_useless")
             p.max_useless = std::stod(value);
+        else if (key == "max_useless_astar")
+            p.max_useless_astar = std::stod(value);
         else if (key == "min_relaxed")
             p.min_relaxed = std::stoull(value);
         else if (key == "max_merge_step")

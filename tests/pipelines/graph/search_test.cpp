@@ -248,6 +248,36 @@ TEST_CASE("BFS equals hop distances, and A-star finds road distances settling fe
                       Catch::Contains("A* needs coordinates"));
 }
 
+TEST_CASE("A-star's adaptive Δ merges as far as max_useless_astar lets it", "[graph]") {
+    generate_options o;
+    o.seed = emflow_test::test_seed();
+    generate_road(path_of("ru.emg"), 40000, o);
+    // A long query: from a vertex of the main component (some seeds cut a corner off) to the
+    // farthest one it reaches.
+    const graph_test::ram_graph g = graph_test::load(path_of("ru.emg"));
+    std::uint32_t src = 0;
+    std::vector<std::uint64_t> expect;
+    for (std::uint32_t s : {0u, 20100u, 10050u, 30150u}) {
+        expect = graph_test::dijkstra(g, src = s);
+        if (std::count(expect.begin(), expect.end(), unreached) < 20000) break;
+    }
+    REQUIRE(std::count(expect.begin(), expect.end(), unreached) < 20000);
+    std::uint32_t far = src;
+    for (std::uint32_t v = 0; v < expect.size(); ++v)
+        if (expect[v] != unreached && expect[v] > expect[far]) far = v;
+    auto final_lmf = [&](double max_useless_astar) {
+        search_options so = small_budget(-1);
+        so.threads = 1;               // the same rounds every run
+        so.adaptive.max_useless = 1;  // A* must not read it
+        so.adaptive.max_useless_astar = max_useless_astar;
+        const search_result r = astar(path_of("ru.emg"), src, far, so);
+        CHECK(r.distance[far] == expect[far]);
+        return r.stats.log_delta;
+    };
+    // No waste tolerated: merges stop once the waste is judged; all tolerated: they go on.
+    CHECK(final_lmf(0) < final_lmf(1));
+}
+
 TEST_CASE("A-star's heuristic table is the same streamed or scanned, and a lower bound",
           "[graph]") {
     // More vertices than one window of coordinates (64 Ki): the streamed table crosses windows.

@@ -141,7 +141,8 @@ inline search_result bfs(const std::string& path, std::uint32_t source,
 }
 
 //! The distance from source to target by A* with the scaled Euclidean heuristic (the graph
-//! needs coordinates); result.distance[target] is exact, it stops once target is settled.
+//! needs coordinates); result.distance[target] is exact, it stops once target is settled. Its
+//! adaptive Δ tolerates opt.adaptive.max_useless_astar of waste (not max_useless).
 inline search_result astar(const std::string& path, std::uint32_t source, std::uint32_t target,
                            const search_options& opt = {}) {
     const graph_header h = read_header(path);
@@ -154,7 +155,9 @@ inline search_result astar(const std::string& path, std::uint32_t source, std::u
                            " vertices needs a memory budget of at least " +
                            std::to_string((need + (1 << 20) - 1) >> 20) + " MiB");
     detail::euclidean_heuristic heuristic(path, h, target);
-    detail::search_loop<detail::euclidean_heuristic> loop(path, h, opt, std::move(heuristic), false,
+    search_options o = opt;
+    o.adaptive.max_useless = opt.adaptive.max_useless_astar;
+    detail::search_loop<detail::euclidean_heuristic> loop(path, h, o, std::move(heuristic), false,
                                                           detail::start_lmf(h), true);
     return loop.run(source, target);
 }

@@ -55,6 +55,10 @@ struct adaptive_params {
     int max_lmf = 40;                     //!< Δ at most 2^max_lmf
     int max_merge_step = 1;               //!< lmf grows by at most this per round
     std::uint64_t window_rounds = 8;      //!< counters also restart after this many rounds
+    //! A*'s max_useless (astar() uses it instead): its rounds cost more per vertex than
+    //! SSSP's, and the larger bulks a wider Δ gives (sorted by vertex, relaxed by every thread)
+    //! repaid their waste on every road query measured (bench/graph/README.md)
+    double max_useless_astar = 0.3;
 };
 
 //! How a search runs.
