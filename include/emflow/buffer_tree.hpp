@@ -129,21 +129,22 @@ public:
     //! value_type&) instead of keeping it: first those waiting, then each as the tree produces
     //! it, in the pull side's order; none is waiting afterwards. Answers that f takes skip the
     //! answer queue, whose blocks between head and tail are on disk (a flush's answers at a
-    //! small budget: written and read once more). f must not call this tree. An exception from
-    //! f reaches the caller and leaves the tree failed.
+    //! small budget: written and read once more). f must not call this tree (a call from f
+    //! throws std::logic_error). An exception from f reaches the caller and leaves the tree
+    //! failed.
     template <class F>
     void flush(F&& f) {
         static_assert(std::is_invocable_v<F&, const value_type&>,
                       "buffer_tree::flush(f): f must take const buffer_tree_answer<Key, Value>&");
         guarded([&] {
-            for (std::size_t n; (n = answers_->length()) > 0; answers_->pop(n))
-                for (std::size_t i = 0; i < n; ++i) f(answers_->begin()[i]);
             const std::function<void(const value_type&)> sink = std::ref(f);
             sink_ = &sink;
             struct unset {
                 const std::function<void(const value_type&)>*& s;
                 ~unset() { s = nullptr; }
             } restore{sink_};
+            for (std::size_t n; (n = answers_->length()) > 0; answers_->pop(n))
+                for (std::size_t i = 0; i < n; ++i) f(answers_->begin()[i]);
             engine_->flush();
         });
     }
@@ -176,11 +177,15 @@ public:
     //! Drops the next answer.
     buffer_tree& operator++() { return *this += 1; }
     //! Answers readily available at batch_begin().
-    std::size_t batch_length() { return answers_->length(); }
+    std::size_t batch_length() {
+        check_outside_flush();
+        return answers_->length();
+    }
     //! The available answers.
     const value_type* batch_begin() { return answers_->begin(); }
     //! Drops n <= batch_length() answers.
     buffer_tree& operator+=(std::size_t n) {
+        check_outside_flush();
         answers_->pop(n);
         return *this;
     }
@@ -236,8 +241,13 @@ private:
         }
     }
     void check() const {
+        check_outside_flush();
         if (failed_)
             throw std::logic_error("emflow: buffer tree used after an operation on it failed");
+    }
+    void check_outside_flush() const {
+        if (sink_)
+            throw std::logic_error("emflow: buffer tree called from the f of its own flush(f)");
     }
 
     buffer_tree_options opt_;
