@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/buffer_tree/errors_test.cpp: a buffer tree's errors: sizes it rejects, a throwing
-// comparator (a clear exception, the tree failed, no block or temp file left), a full disk.
+// comparator (a clear exception, the tree failed, no block or temp file left), also inside
+// flush(f), a full disk.
 #include <catch2/catch.hpp>
 
 #include <emflow/buffer_tree.hpp>
@@ -59,6 +60,23 @@ TEST_CASE("a throwing comparator reaches the caller and leaves no block behind",
     u64 n = 0;
     t.for_each([&](u64 k, u64) { CHECK(k == n++); });
     CHECK(n == 50000);
+}
+
+TEST_CASE("a comparator throwing inside flush(f) reaches the caller, the tree failed",
+          "[buffer_tree][errors]") {
+    auto& dir = emflow_test::configure_test_disks();
+    const u64 bad = 1000000007;
+    {
+        emflow::buffer_tree<u64, u64, throwing_less, small_block> t(throwing_less{bad},
+                                                                    {32 * small_block});
+        for (u64 i = 0; i < 100000; ++i) t.lookup(i);
+        t.insert(bad, 0);  // met only when the flush sorts the last requests
+        u64 seen = 0;
+        CHECK_THROWS_WITH(t.flush([&](const auto&) { ++seen; }), "comparator failed");
+        // failed, not still "inside flush(f)": the exception unset f on its way out
+        CHECK_THROWS_WITH(t.insert(1, 1), Catch::Contains("after an operation on it failed"));
+    }
+    CHECK(dir.entries() == 0);
 }
 
 TEST_CASE("a full disk reaches the caller as stxxl::io_error", "[buffer_tree][errors]") {
