@@ -18,7 +18,8 @@
 //
 // Memory: memory_bytes bounds the buffers (the root's buffer, kept in RAM, a chunk of requests
 // sorted at once and its merge scratch, m/4 blocks each; reads and writes in flight; the
-// answers' head and tail). The tree's skeleton
+// answers' head and tail). The root may have up to max(b, m/4) children and holds back each
+// one's partial last block (at most m/8 blocks, within its buffer). The tree's skeleton
 // (splitters and block lists, about 40 bytes per block of data) and the elements of one key
 // with requests in a chunk are outside. Errors: the comparator's or the disk's exceptions reach
 // the caller and leave the tree failed (every later call throws std::logic_error); its blocks
@@ -210,9 +211,9 @@ private:
     using answer_store = detail::buffer_tree::answer_queue<value_type, BlockBytes>;
 
     static detail::buffer_tree::tree_params resolve(const buffer_tree_options& o) {
-        return detail::buffer_tree::resolve_params(o.memory_bytes, BlockBytes,
-                                                   engine::request_block_items, o.fanout_max,
-                                                   o.fanout_min, o.buffer_blocks);
+        return detail::buffer_tree::resolve_dictionary_params(
+            o.memory_bytes, BlockBytes, engine::request_block_items, o.fanout_max, o.fanout_min,
+            o.buffer_blocks);
     }
 
     std::uint64_t add(const Key& key, const Value& value, detail::buffer_tree::op_kind op) {

@@ -43,6 +43,21 @@ inline tree_params resolve_params(std::size_t memory, std::size_t block_bytes,
             std::max<std::size_t>(2, m / 16)};
 }
 
+//! The sizes of a dictionary (buffer_tree) within memory bytes: resolve_params' with an internal
+//! root of up to max(b, m/4) children, which holds back at most m/8 blocks of requests (within
+//! its buffer of m/4: tree.hpp's file comment).
+inline tree_params resolve_dictionary_params(std::size_t memory, std::size_t block_bytes,
+                                             std::size_t request_block_items,
+                                             std::size_t fanout_max, std::size_t fanout_min,
+                                             std::size_t buffer_blocks) {
+    tree_params p = resolve_params(memory, block_bytes, request_block_items, fanout_max, fanout_min,
+                                   buffer_blocks);
+    const std::size_t m = memory / block_bytes;
+    p.root_fanout = std::max(p.fanout_max, m / 4);
+    p.root_hold_items = (m / 8) * request_block_items;
+    return p;
+}
+
 //! The sizes of a tree that only sorts (tree.hpp's file comment) within memory bytes:
 //! resolve_params' with chunks of m/5 blocks (the root's buffer, the chunk and its scratch), a
 //! chunk's leaf blocks in flight (written while the next chunk is sorted), m/8 blocks of staged

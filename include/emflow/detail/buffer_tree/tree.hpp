@@ -9,6 +9,13 @@
 // more than b children split, fewer than a fuse with a neighbour (both buffers emptied first; a
 // fusion of more than b is shared out by a split).
 //
+// A dictionary's root may have root_fanout > b children, which saves a level of buffers on disk
+// (each request is written and read once per level). So that its many pushes are whole blocks,
+// the root holds each child's last partial block back in its buffer in RAM (at most
+// root_hold_items requests, the first of the next chunk: sorted already, merged with the new
+// ones); add() holds, every other emptying (flush, take_front, a root about to change) pushes
+// them all. Held requests stay above everything on their keys below them, so time order holds.
+//
 // A tree that only sorts (Value = sort_only; tree sort) keeps its leaf nodes as runs instead:
 // a sort needs every key to reach its leaf node once and be read once in order, so a part
 // pushed to a leaf node is written as a sorted run appended to its leaves (no buffer, no merge
@@ -51,11 +58,13 @@ struct tree_params {
     std::size_t chunk_items;    //!< requests sorted at once
     std::size_t read_ahead;     //!< reads in flight
     std::size_t write_depth;    //!< writes in flight
-    // a sorting tree only (resolve_sort_params):
-    std::size_t root_fanout = 0;       //!< children of the root made from the first chunk
+    // a sorting tree only (resolve_sort_params), but root_fanout:
+    std::size_t root_fanout = 0;       //!< the most children of an internal root (0: b)
     std::size_t leaf_write_depth = 0;  //!< leaf writes in flight; 0: write_depth / 2
     std::size_t stage_items = 0;       //!< the most keys staged in RAM (node::staged), in all
     std::size_t leaf_node_blocks = 0;  //!< a leaf node with more blocks is sorted and cut
+    // a dictionary only (resolve_dictionary_params):
+    std::size_t root_hold_items = 0;  //!< the most requests the root holds back (file comment)
 };
 
 //! The tree: nodes, buffers, emptying and rebalancing.
@@ -92,7 +101,7 @@ public:
     void add(const req& r) {
         if (pending_.capacity() < p_.chunk_items) pending_.reserve(p_.chunk_items);
         pending_.push_back(r);
-        if (pending_.size() >= p_.chunk_items) empty_root();
+        if (pending_.size() >= p_.chunk_items) empty_root(true);
     }
 
     //! Empties every buffer: every request has reached its leaf.
@@ -180,21 +189,40 @@ public:
 
 private:
     //! Empties the root's buffer: its blocks on disk (older: a former child's buffer), then
-    //! the requests in RAM, sorted as one chunk without a trip to the disk.
-    void empty_root() {
+    //! the requests in RAM, sorted as one chunk without a trip to the disk. With hold, an
+    //! internal root of a dictionary holds back each child's last partial block (file comment).
+    void empty_root(bool hold = false) {
         requests_.finish();
         empty_blocks(*root_);
         if (!pending_.empty()) {
             chunk_.swap(pending_);
             pending_.clear();
-            sort_chunk();
+            sort_chunk(held_);
+            held_ = 0;
             if (sorting && root_->leaf_node && root_->leaves.empty() && root_->staged.empty() &&
                 chunk_.size() >= p_.chunk_items && p_.root_fanout > 1)
                 seed_root();
-            apply_chunk(*root_);
+            apply_chunk(*root_, hold && !root_->leaf_node);
         }
         settle(*root_);
+        if (held_ > 0 && root_reshapes()) release_held();
         reshape_root();
+    }
+
+    //! Pushes the requests the root holds back (all of pending_ right after an emptying: they
+    //! are sorted) to its children, partial blocks too.
+    void release_held() {
+        chunk_.swap(pending_);
+        pending_.clear();
+        held_ = 0;
+        apply_chunk(*root_, false);
+        settle(*root_);
+    }
+
+    //! True if reshape_root() would change the root (its held requests must go down first).
+    bool root_reshapes() const {
+        return root_->fanout() > root_fanout_max() ||
+               (!root_->leaf_node && root_->children.size() <= 1);
     }
 
     //! A sorting tree's first full chunk (sorted, in chunk_) gives the root up to root_fanout
@@ -215,15 +243,19 @@ private:
 
     //! Sorts chunk_ by (key, time): block quicksort (2.6x std::sort on random keys, see
     //! bench/README.md), its parts in parallel, where the requests may be copied bitwise (not
-    //! std::pair's).
-    void sort_chunk() {
+    //! std::pair's). Its first sorted_prefix requests (held back by the root) are sorted
+    //! already: the rest is sorted and merged with them.
+    void sort_chunk(std::size_t sorted_prefix) {
         const request_order<Key, Value, Cmp> less{cmp_};
         if constexpr (std::is_trivially_copyable_v<req>)
             algorithm::parallel_block_quicksort(
-                chunk_.data(), chunk_.data() + chunk_.size(), less,
+                chunk_.data() + sorted_prefix, chunk_.data() + chunk_.size(), less,
                 unsigned(std::max(1, tbb::this_task_arena::max_concurrency())));
         else
-            std::sort(chunk_.begin(), chunk_.end(), less);
+            std::sort(chunk_.begin() + std::ptrdiff_t(sorted_prefix), chunk_.end(), less);
+        if (sorted_prefix == 0 || sorted_prefix == chunk_.size()) return;
+        std::vector<std::size_t> starts{0, sorted_prefix, chunk_.size()};
+        merge_sorted_runs(chunk_, scratch_, starts, less);
     }
 
     //! Empties n's buffer completely, then its full children, then rebalances its children.
@@ -240,8 +272,9 @@ private:
         }
     }
 
-    //! Distributes the sorted chunk_ to n's children, or merges it into n's leaves.
-    void apply_chunk(node_type& n) {
+    //! Distributes the sorted chunk_ to n's children (holding back the partial last blocks
+    //! with hold), or merges it into n's leaves.
+    void apply_chunk(node_type& n, bool hold = false) {
         if (n.leaf_node && sorting)
             append_run(n, 0, chunk_.size());
         else if (n.leaf_node)
@@ -249,7 +282,7 @@ private:
                 n, chunk_, cmp_, std::max<std::size_t>(1, p_.read_ahead / 2), elements_, io_,
                 answer_);
         else
-            distribute(n);
+            distribute(n, hold);
     }
 
     //! After an emptying of internal node n: its full children are emptied, then rebalanced.
@@ -288,8 +321,9 @@ private:
         merge_sorted_runs(chunk_, scratch_, starts, request_order<Key, Value, Cmp>{cmp_});
     }
 
-    //! Appends each child's part of chunk_ to its buffer (one block push per part).
-    void distribute(node_type& n) {
+    //! Appends each child's part of chunk_ to its buffer (one block push per part). With hold,
+    //! a part's last partial block goes back to pending_ while root_hold_items allow it.
+    void distribute(node_type& n, bool hold) {
         std::size_t i = 0;
         while (i < chunk_.size()) {
             const std::size_t c = child_index(n, chunk_[i].key, cmp_);
@@ -298,23 +332,40 @@ private:
                 j = chunk_.size();
             else
                 while (j < chunk_.size() && cmp_(chunk_[j].key, n.splitters[c])) ++j;
-            ++io_.block_pushes;
             if (sorting && n.children[c]->leaf_node) {
+                ++io_.block_pushes;
                 append_run(*n.children[c], i, j);
                 i = j;
                 continue;
             }
-            auto& buf = n.children[c]->buffer;
-            auto& pushed = n.children[c]->leaf_node ? io_.pushed_leaf_node : io_.pushed_internal;
-            for (std::size_t k = i; k < j; k += request_block_items) {
-                buf.push_back(
-                    requests_.write(chunk_.data() + k, std::min(request_block_items, j - k)));
-                buf.back().run_start = k == i;
-                ++pushed;
-            }
-            io_.pushed_items += j - i;
+            push_part(*n.children[c], i, hold ? hold_tail(i, j) : j);
             i = j;
         }
+    }
+
+    //! Writes chunk_[i, j) to child's buffer as one sorted run (nothing if it is empty).
+    void push_part(node_type& child, std::size_t i, std::size_t j) {
+        if (i == j) return;
+        ++io_.block_pushes;
+        auto& pushed = child.leaf_node ? io_.pushed_leaf_node : io_.pushed_internal;
+        for (std::size_t k = i; k < j; k += request_block_items) {
+            child.buffer.push_back(
+                requests_.write(chunk_.data() + k, std::min(request_block_items, j - k)));
+            child.buffer.back().run_start = k == i;
+            ++pushed;
+        }
+        io_.pushed_items += j - i;
+    }
+
+    //! Holds the last partial block of the part chunk_[i, j) back in pending_ if
+    //! root_hold_items allow it; returns where the part to push ends.
+    std::size_t hold_tail(std::size_t i, std::size_t j) {
+        const std::size_t rest = (j - i) % request_block_items;
+        if (rest == 0 || held_ + rest > p_.root_hold_items) return j;
+        pending_.insert(pending_.end(), chunk_.begin() + std::ptrdiff_t(j - rest),
+                        chunk_.begin() + std::ptrdiff_t(j));
+        held_ += rest;
+        return j - rest;
     }
 
     //! A sorting tree: merges chunk_[i, j) (sorted) with leaf node n's staged keys and
@@ -548,10 +599,11 @@ private:
             root_ = std::make_unique<node_type>();  // everything went
     }
 
-    //! The most children of the root; a sorting tree's root may have root_fanout leaf nodes.
+    //! The most children of the root: an internal root may have root_fanout (a sorting tree's:
+    //! leaf nodes).
     std::size_t root_fanout_max() const {
-        if (!sorting) return p_.fanout_max;
-        return root_->leaf_node ? leaf_run_blocks() : std::max(p_.fanout_max, p_.root_fanout);
+        const std::size_t leaf_root = sorting ? leaf_run_blocks() : p_.fanout_max;
+        return root_->leaf_node ? leaf_root : std::max(p_.fanout_max, p_.root_fanout);
     }
 
     //! Appends the elements of leaf node n to out and gives its leaves back.
@@ -598,6 +650,7 @@ private:
     std::vector<req> chunk_;
     std::vector<req> scratch_;      // merge_sorted_runs' other half; merge_staged's output
     std::size_t staged_items_ = 0;  // a sorting tree: keys staged in all leaf nodes
+    std::size_t held_ = 0;          // a dictionary: requests held back, the first of pending_
 };
 
 }  // namespace emflow::detail::buffer_tree

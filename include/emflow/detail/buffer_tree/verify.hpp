@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/detail/buffer_tree/verify.hpp: checks of a tree's shape for tests: leaf nodes all at
-// one depth, every node but the root with a to b children (unless no cut between different
+// one depth, every node but the root with a to b children (an internal root: up to
+// max(b, root_fanout); unless no cut between different
 // keys could have split it), splitters and leaves' first keys in order and inside their node's
 // key range.
 #pragma once
@@ -27,7 +28,9 @@ std::size_t verify_node(const node<Key, RawBytes>& n, const tree_params& p, cons
     for (std::size_t j = 1; j < n.leaves.size() && !cuttable; ++j)
         cuttable = !n.leaves[j].continues;
     if (!root && f < p.fanout_min) fail("fewer than a children");
-    if (f > p.fanout_max && cuttable) fail("more than b children (" + std::to_string(f) + ")");
+    const std::size_t most =
+        root && !n.leaf_node ? std::max(p.fanout_max, p.root_fanout) : p.fanout_max;
+    if (f > most && cuttable) fail("more than b children (" + std::to_string(f) + ")");
     auto inside = [&](const Key& k) { return (!lo || !cmp(k, *lo)) && (!hi || cmp(k, *hi)); };
     if (n.leaf_node) {
         for (std::size_t j = 0; j < n.leaves.size(); ++j) {
