@@ -50,7 +50,7 @@ TEST_CASE("a dictionary's root takes up to m/4 children: one level less", "[buff
     auto& dir = emflow_test::configure_test_disks();
     const u64 seed = emflow_test::test_seed();
     auto narrow = dictionary_params();
-    narrow.root_fanout = 0;  // b = 8 children at most
+    narrow.root_fanout = 0;       // b = 8 children at most
     const std::size_t n = 20000;  // about 80 leaves of 256 pairs: 10 to 40 leaf nodes
     CHECK(grow(dictionary_params(), n, true, seed).height == 2);
     CHECK(grow(narrow, n, true, seed).height == 3);
