@@ -3,9 +3,10 @@
 // machine. Sorts random 8-byte keys of 1x..16x the budget with tree sort, emflow's sort node and
 // stxxl::sorter side by side (time, disk volume), then sweeps the tree's fan-out b over
 // m, m/2, ..., m/32 with a = b/4 and the root's fan-out b at one size (time, volume, block
-// pushes). CSV on stdout.
+// pushes). Each measurement is the run of median time of `repeats` runs, the three sorters
+// interleaved. CSV on stdout.
 //
-//   tree_sort_bench [budget_mib=16] [multiples=1,2,4,8,16] [sweep_multiple=4]
+//   tree_sort_bench [budget_mib=16] [multiples=1,2,4,8,16] [sweep_multiple=4] [repeats=5]
 //   tree_sort_bench rss [budget_mib=16] [multiple=4]   (one tree sort, then its peak RSS)
 #include <emflow/external_memory.hpp>
 #include <emflow/flow.hpp>
@@ -15,6 +16,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -129,6 +131,13 @@ void row(const char* experiment, const char* sorter, std::size_t n, std::size_t 
     std::fflush(stdout);
 }
 
+//! The run of median time (an odd number of runs: one that happened).
+measured median_run(std::vector<measured> runs) {
+    std::sort(runs.begin(), runs.end(),
+              [](const measured& x, const measured& y) { return x.seconds < y.seconds; });
+    return runs[runs.size() / 2];
+}
+
 std::vector<std::size_t> parse_list(const std::string& s) {
     std::vector<std::size_t> out;
     std::stringstream in(s);
@@ -169,6 +178,7 @@ int main(int argc, char** argv) {
     const std::size_t budget = (argc > 1 ? std::stoul(argv[1]) : 16) << 20;
     const auto multiples = parse_list(argc > 2 ? argv[2] : "1,2,4,8,16");
     const std::size_t sweep = argc > 3 ? std::stoul(argv[3]) : 4;
+    const std::size_t repeats = argc > 4 ? std::max<std::size_t>(1, std::stoul(argv[4])) : 5;
     emflow::ensure_external_memory();
     std::printf(
         "experiment,sorter,items,budget_mib,fanout_max,seconds,mitems_per_s,read_mib,"
@@ -177,16 +187,23 @@ int main(int argc, char** argv) {
     const std::size_t m = budget / block_bytes;
     for (std::size_t k : multiples) {
         const auto v = random_keys(k * budget / sizeof(u64), k);
-        row("size", "tree_sort", v.size(), budget, m / 8, tree_sort_run(v, budget, {}));
-        row("size", "sort_node", v.size(), budget, 0, sort_node_run(v, budget));
-        row("size", "stxxl_sorter", v.size(), budget, 0, stxxl_sorter_run(v, budget));
+        std::vector<measured> tree, node, sorter;  // interleaved: the same load for all three
+        for (std::size_t r = 0; r < repeats; ++r) {
+            tree.push_back(tree_sort_run(v, budget, {}));
+            node.push_back(sort_node_run(v, budget));
+            sorter.push_back(stxxl_sorter_run(v, budget));
+        }
+        row("size", "tree_sort", v.size(), budget, m / 8, median_run(tree));
+        row("size", "sort_node", v.size(), budget, 0, median_run(node));
+        row("size", "stxxl_sorter", v.size(), budget, 0, median_run(sorter));
     }
     const auto v = random_keys(sweep * budget / sizeof(u64), 99);
     for (std::size_t d : {1, 2, 4, 8, 16, 32}) {
         const std::size_t b = m / d;
         if (b < 4) continue;
-        row("fanout", "tree_sort", v.size(), budget, b,
-            tree_sort_run(v, budget,
-                          emflow::tree_sort_options{b, std::max<std::size_t>(1, b / 4), 0, b}));
+        const emflow::tree_sort_options opt{b, std::max<std::size_t>(1, b / 4), 0, b};
+        std::vector<measured> runs;
+        for (std::size_t r = 0; r < repeats; ++r) runs.push_back(tree_sort_run(v, budget, opt));
+        row("fanout", "tree_sort", v.size(), budget, b, median_run(runs));
     }
 }
