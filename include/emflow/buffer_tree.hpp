@@ -183,7 +183,10 @@ public:
         return answers_->length();
     }
     //! The available answers.
-    const value_type* batch_begin() { return answers_->begin(); }
+    const value_type* batch_begin() {
+        check_outside_flush();
+        return answers_->begin();
+    }
     //! Drops n <= batch_length() answers.
     buffer_tree& operator+=(std::size_t n) {
         check_outside_flush();
@@ -191,7 +194,10 @@ public:
         return *this;
     }
     //! Answers waiting.
-    std::size_t answers_waiting() const { return answers_->size(); }
+    std::size_t answers_waiting() const {
+        check_outside_flush();
+        return answers_->size();
+    }
 
     //! Checks the tree's shape (leaf nodes at one depth, a to b children, keys in order); throws
     //! std::logic_error naming what is broken. For tests; it reads no block.
