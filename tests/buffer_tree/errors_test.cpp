@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/buffer_tree/errors_test.cpp: a buffer tree's errors: sizes it rejects, a throwing
 // comparator (a clear exception, the tree failed, no block or temp file left), also inside
-// flush(f), a full disk.
+// flush(f), a full disk (also inside flush(f)).
 #include <catch2/catch.hpp>
 
 #include <emflow/buffer_tree.hpp>
@@ -93,4 +93,39 @@ TEST_CASE("a full disk reaches the caller as stxxl::io_error", "[buffer_tree][er
         CHECK_THROWS_AS(fill(), stxxl::io_error);
     }
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a full disk met inside flush(f) reaches the caller, the tree failed",
+          "[buffer_tree][errors]") {
+    emflow::external_memory_options em;
+    em.disks = {emflow::disk_spec{4 << 20}};
+    auto& dir = emflow_test::configure_test_disks(em);
+    // n pairs, flushed, then n more requests: the smallest n (in steps) whose second batch
+    // fits the disk until flush(f) places it next to the leaves it rewrites.
+    bool met_inside_flush = false;
+    for (u64 n = 1 << 14; n < (u64(1) << 20) && !met_inside_flush; n += 1 << 13) {
+        {
+            emflow::buffer_tree<u64, u64, std::less<u64>, small_block> t(std::less<u64>(),
+                                                                         {32 * small_block});
+            bool before_flush = true;
+            try {
+                for (u64 i = 0; i < n; ++i) t.insert(i * 7919 % 1000003, i);
+                t.flush();
+                for (u64 i = 0; i < n; ++i)
+                    if (i % 4)
+                        t.insert(i * 7919 % 1000003, i);
+                    else
+                        t.lookup(i * 7919 % 1000003);
+                before_flush = false;
+                t.flush([](const auto&) {});
+            } catch (const stxxl::io_error&) {
+                REQUIRE_FALSE(before_flush);  // no n in between: the search cannot show it
+                met_inside_flush = true;
+                CHECK_THROWS_WITH(t.insert(1, 1),
+                                  Catch::Contains("after an operation on it failed"));
+            }
+        }
+        CHECK(dir.entries() == 0);
+    }
+    CHECK(met_inside_flush);
 }
