@@ -119,7 +119,8 @@ TEST_CASE("a full disk met inside flush(f) reaches the caller, the tree failed",
                 before_flush = false;
                 t.flush([](const auto&) {});
             } catch (const stxxl::io_error&) {
-                REQUIRE_FALSE(before_flush);  // no n in between: the search cannot show it
+                // else the inserts filled the disk before a flush(f) did
+                REQUIRE_FALSE(before_flush);
                 met_inside_flush = true;
                 CHECK_THROWS_WITH(t.insert(1, 1),
                                   Catch::Contains("after an operation on it failed"));
