@@ -18,8 +18,10 @@
 //
 // Memory: memory_bytes bounds the buffers (the root's buffer, kept in RAM, a chunk of requests
 // sorted at once and its merge scratch, m/4 blocks each; reads and writes in flight; the
-// answers' head and tail). The root may have up to max(b, m/4) children and holds back each
-// one's partial last block (at most m/8 blocks, within its buffer). The tree's skeleton
+// answers' head and tail). On disk a request of a value of 8 bytes or more is stored without
+// its time stamp (detail/buffer_tree/records.hpp: 24 bytes for 8-byte keys and values). The
+// root may have up to max(b, m/4) children and holds back each one's partial last block (at
+// most m/8 blocks, within its buffer). The tree's skeleton
 // (splitters and block lists, about 40 bytes per block of data) and the elements of one key
 // with requests in a chunk are outside. Errors: the comparator's or the disk's exceptions reach
 // the caller and leave the tree failed (every later call throws std::logic_error); its blocks
@@ -224,13 +226,14 @@ private:
 
     std::uint64_t add(const Key& key, const Value& value, detail::buffer_tree::op_kind op) {
         const std::uint64_t t = time_++;
-        guarded([&] { engine_->add(req{key, value, t, op}); });
+        guarded([&] { engine_->add(detail::buffer_tree::make_request(key, value, t, op)); });
         return t;
     }
 
     void answer(const req& r, const elem* e) {
-        const value_type a = e ? value_type{r.time, r.key, e->value, true}
-                               : value_type{r.time, r.key, Value(), false};
+        const std::uint64_t q = detail::buffer_tree::ticket_of(r);
+        const value_type a =
+            e ? value_type{q, r.key, e->value, true} : value_type{q, r.key, Value(), false};
         if (sink_)
             (*sink_)(a);
         else

@@ -35,29 +35,31 @@ void pull_answers(Tree& t, answers_by_query& got, std::mt19937_64& rng) {
         }
         const std::size_t n = std::min<std::size_t>(t.batch_length(), 1 + rng() % 300);
         for (std::size_t i = 0; i < n; ++i) {
-            const answer& a = t.batch_begin()[i];
+            const auto& a = t.batch_begin()[i];
             got[a.query].push_back({a.found, a.value});
         }
         t += n;
     }
 }
 
-//! Runs ops random operations on keys below key_range through a tree with opt and a multimap;
-//! checks every answer and the final contents, and the tree's shape where keys are all but
-//! unique (many copies of a key may keep a leaf node out of a..b). Returns the tree's height.
+//! Runs ops random operations on keys below key_range through a tree of values of Value with
+//! opt and a multimap; checks every answer and the final contents, and the tree's shape where
+//! keys are all but unique (many copies of a key may keep a leaf node out of a..b). Returns the
+//! tree's height.
+template <class Value = u64>
 std::size_t run_differential(emflow::buffer_tree_options opt, std::size_t ops, u64 key_range,
                              std::mt19937_64& rng) {
     if (emflow_test::under_address_sanitizer()) ops /= 4;
     const bool check_shape = key_range >= ops * ops;
-    small_tree t(std::less<u64>(), opt);
-    std::multimap<u64, u64> ref;
+    emflow::buffer_tree<u64, Value, std::less<u64>, small_block> t(std::less<u64>(), opt);
+    std::multimap<u64, Value> ref;
     answers_by_query expect, got;
     std::size_t height = 0;
     for (std::size_t i = 0; i < ops; ++i) {
         const u64 key = rng() % key_range;
         const unsigned what = rng() % 100;
         if (what < 60) {
-            const u64 value = rng();
+            const auto value = Value(rng());
             t.insert(key, value);
             ref.emplace(key, value);
         } else if (what < 75) {
@@ -67,7 +69,7 @@ std::size_t run_differential(emflow::buffer_tree_options opt, std::size_t ops, u
             const u64 q = t.lookup(key);
             auto& e = expect[q];
             auto [lo, hi] = ref.equal_range(key);
-            for (auto it = lo; it != hi; ++it) e.push_back({true, it->second});
+            for (auto it = lo; it != hi; ++it) e.push_back({true, u64(it->second)});
             if (lo == hi) e.push_back({false, 0});
         }
         if (rng() % 50000 == 0) {
@@ -82,9 +84,9 @@ std::size_t run_differential(emflow::buffer_tree_options opt, std::size_t ops, u
     pull_answers(t, got, rng);
     REQUIRE(got.size() == expect.size());
     CHECK(got == expect);
-    std::vector<std::pair<u64, u64>> content;
-    t.for_each([&](u64 k, u64 v) { content.push_back({k, v}); });
-    CHECK(content == std::vector<std::pair<u64, u64>>(ref.begin(), ref.end()));
+    std::vector<std::pair<u64, Value>> content;
+    t.for_each([&](u64 k, Value v) { content.push_back({k, v}); });
+    CHECK(content == std::vector<std::pair<u64, Value>>(ref.begin(), ref.end()));
     return height;
 }
 
@@ -117,6 +119,18 @@ TEST_CASE("buffer tree matches std::multimap with other fan-outs and buffers", "
         run_differential(opt, 80000, 1 + rng() % 50000, rng);
         run_differential(opt, 40000, u64(1) << 40, rng);
     }
+    CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("buffer tree of 4-byte values (requests stored with their time) matches std::multimap",
+          "[buffer_tree]") {
+    static_assert(!emflow::detail::buffer_tree::compact_requests_v<u64, std::uint32_t>);
+    auto& dir = emflow_test::configure_test_disks();
+    std::mt19937_64 rng(emflow_test::test_seed());
+    emflow::buffer_tree_options opt;
+    opt.memory_bytes = 32 * small_block;
+    run_differential<std::uint32_t>(opt, 80000, 300, rng);
+    CHECK(run_differential<std::uint32_t>(opt, 120000, u64(1) << 40, rng) >= 3);
     CHECK(dir.entries() == 0);
 }
 

@@ -100,10 +100,11 @@ TEST_CASE("a full disk met inside flush(f) reaches the caller, the tree failed",
     emflow::external_memory_options em;
     em.disks = {emflow::disk_spec{4 << 20}};
     auto& dir = emflow_test::configure_test_disks(em);
-    // n pairs, flushed, then n more requests: the smallest n (in steps) whose second batch
-    // fits the disk until flush(f) places it next to the leaves it rewrites.
+    // n pairs, flushed, then n more requests: the smallest n whose second batch fits the disk
+    // until flush(f) places it next to the leaves it rewrites. Steps of 256: the window is
+    // about 450 wide (at 84864 with 24-byte requests; below 5 * 2^14 everything fits).
     bool met_inside_flush = false;
-    for (u64 n = 1 << 14; n < (u64(1) << 20) && !met_inside_flush; n += 1 << 13) {
+    for (u64 n = 5 << 14; n < (u64(1) << 20) && !met_inside_flush; n += 1 << 8) {
         {
             emflow::buffer_tree<u64, u64, std::less<u64>, small_block> t(std::less<u64>(),
                                                                          {32 * small_block});

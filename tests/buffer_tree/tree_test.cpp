@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // tests/buffer_tree/tree_test.cpp: the buffer tree's engine (detail/buffer_tree/tree.hpp): a
 // dictionary's root of up to max(b, m/4) children, which holds each child's partial last block
-// back so that its pushes are whole blocks.
+// back so that its pushes are whole blocks; requests as a buffer stores them (records.hpp).
 #include <catch2/catch.hpp>
 
 #include <emflow/buffer_tree.hpp>
@@ -41,7 +41,7 @@ grown grow(emflow::detail::buffer_tree::tree_params p, std::size_t n, bool flush
 //! Requests per block pushed to a buffer, against a block's capacity.
 double push_fill(const emflow::detail::buffer_tree::io_counts& io) {
     const double blocks = double(io.pushed_internal + io.pushed_leaf_node);
-    return double(io.pushed_items) / (blocks * double(engine::request_block_items));
+    return double(io.pushed_items) / (blocks * double(engine::stored_block_items));
 }
 
 }  // namespace
@@ -72,4 +72,26 @@ TEST_CASE("a dictionary's root holds partial blocks back: its pushes are whole b
     CHECK(push_fill(held.io) > 0.97);
     CHECK(push_fill(pushed.io) < 0.95);  // about 0.86: partial last blocks
     CHECK(dir.entries() == 0);
+}
+
+TEST_CASE("a buffer stores 8-byte keys and values without time stamps, a look-up with its ticket",
+          "[buffer_tree]") {
+    namespace bt = emflow::detail::buffer_tree;
+    static_assert(sizeof(bt::stored_request<u64, u64>) == 24);
+    static_assert(sizeof(bt::stored_request<u64, std::uint32_t>) ==
+                  sizeof(bt::request<u64, std::uint32_t>));
+    const auto look = bt::make_request<u64, u64>(5, 0, 1234567890123, op_kind::lookup);
+    const auto put = bt::make_request<u64, u64>(5, 77, 9, op_kind::insert);
+    const auto back = bt::stored_request<u64, u64>::store(look).load(3);
+    CHECK(back.key == 5);
+    CHECK(back.time == 3);  // its position: a buffer's order
+    CHECK(back.op == op_kind::lookup);
+    CHECK(bt::ticket_of(back) == 1234567890123);
+    const auto value = bt::stored_request<u64, u64>::store(put).load(4);
+    CHECK(value.value == 77);
+    CHECK(value.op == op_kind::insert);
+    const auto small = bt::make_request<u64, std::uint32_t>(5, 0, 1234567890123, op_kind::lookup);
+    const auto kept = bt::stored_request<u64, std::uint32_t>::store(small).load(3);
+    CHECK(kept.time == 1234567890123);  // stored: its value has no room for the ticket
+    CHECK(bt::ticket_of(kept) == 1234567890123);
 }

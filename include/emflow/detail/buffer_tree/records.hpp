@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 namespace emflow::detail::buffer_tree {
@@ -45,6 +46,59 @@ struct element<Key, sort_only> {
     Key key;
     static constexpr sort_only value{};
 };
+
+//! Whether requests of Key and Value are stored without their time stamp (stored_request).
+template <class Key, class Value>
+inline constexpr bool compact_requests_v = std::is_trivially_copyable_v<Value> &&
+                                           sizeof(Value) >= sizeof(std::uint64_t);
+
+//! A request as a buffer holds it on disk. A buffer keeps each key's requests in time order by
+//! position (each push is sorted by (key, time), pushes arrive oldest first), so a loaded request
+//! gets its position as its time and only a look-up's ticket must be kept: where Value has room
+//! for it, in the value's slot, which a look-up does not use (24 bytes instead of 32 for 8-byte
+//! keys and values). Otherwise the whole request is stored.
+template <class Key, class Value, bool Compact = compact_requests_v<Key, Value>>
+struct stored_request : request<Key, Value> {
+    //! r as stored.
+    static stored_request store(const request<Key, Value>& r) { return {r}; }
+    //! The request, time stamp and all.
+    request<Key, Value> load(std::uint64_t) const { return *this; }
+};
+
+//! A request stored without its time stamp (see the primary template).
+template <class Key, class Value>
+struct stored_request<Key, Value, true> {
+    Key key;
+    Value value;  //!< a look-up's: its ticket (make_request)
+    op_kind op;
+
+    //! r as stored.
+    static stored_request store(const request<Key, Value>& r) { return {r.key, r.value, r.op}; }
+    //! The request, its time stamp the position it was loaded at.
+    request<Key, Value> load(std::uint64_t position) const { return {key, value, position, op}; }
+};
+
+//! A request of op at time t; a look-up's ticket t is kept in its value's slot where
+//! stored_request drops the time.
+template <class Key, class Value>
+request<Key, Value> make_request(const Key& key, const Value& value, std::uint64_t t, op_kind op) {
+    request<Key, Value> r{key, value, t, op};
+    if constexpr (compact_requests_v<Key, Value>)
+        if (op == op_kind::lookup) std::memcpy(static_cast<void*>(&r.value), &t, sizeof t);
+    return r;
+}
+
+//! The ticket of a look-up made by make_request.
+template <class Key, class Value>
+std::uint64_t ticket_of(const request<Key, Value>& r) {
+    if constexpr (compact_requests_v<Key, Value>) {
+        std::uint64_t t;
+        std::memcpy(&t, static_cast<const void*>(&r.value), sizeof t);
+        return t;
+    } else {
+        return r.time;
+    }
+}
 
 //! The element a request inserts.
 template <class Key, class Value>

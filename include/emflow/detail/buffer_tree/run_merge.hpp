@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSL-1.0
 // emflow/detail/buffer_tree/run_merge.hpp: merges the sorted runs of one vector in place, pass by
-// pass: a loaded buffer's sorted blocks (the tree; tree sort's reader merges by
-// algorithm::multiway_merge).
+// pass: the root's held requests and its newly sorted ones (a loaded buffer's runs, and tree
+// sort's reader, merge by algorithm::multiway_merge).
 #pragma once
 
 #include <algorithm>

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <emflow/algorithm/block_quicksort.hpp>
+#include <emflow/algorithm/parallel_algorithms.hpp>
 #include <emflow/detail/buffer_tree/block_io.hpp>
 #include <emflow/detail/buffer_tree/leaf_merge.hpp>
 #include <emflow/detail/buffer_tree/node.hpp>
@@ -77,7 +78,11 @@ public:
     //! Receives a look-up's answers: one call per element found, one with nullptr if none.
     using answer_fn = std::function<void(const req&, const elem*)>;
 
+    using stored = stored_request<Key, Value>;  //!< a request in a buffer on disk
+    //! Requests in a block's worth of RAM (the sizes of tree_params count these).
     static constexpr std::size_t request_block_items = block_writer<req, RawBytes>::capacity;
+    //! Requests in a buffer's block on disk.
+    static constexpr std::size_t stored_block_items = block_writer<stored, RawBytes>::capacity;
     //! A tree that only sorts: leaf nodes of runs (file comment).
     static constexpr bool sorting = std::is_same_v<Value, sort_only>;
     static_assert(!sorting || sizeof(req) == sizeof(elem), "a sorting tree stores bare keys");
@@ -296,7 +301,8 @@ private:
 
     //! Loads a prefix of n's buffer (at most chunk_items, at least one block) into chunk_,
     //! sorted; the blocks are given back. The buffer holds the parent's pushes, each a sorted
-    //! run: they are merged, not sorted again (a few passes instead of log2(chunk) compares).
+    //! run: they are merged, not sorted again (one pass instead of log2(chunk) compares). A
+    //! request stored without its time takes its position (records.hpp: stored_request).
     void load_chunk(node_type& n) { load_chunk(n, io_.buffer_read); }
     //! load_chunk, counting the blocks read in counter.
     void load_chunk(node_type& n, std::uint64_t& counter) {
@@ -310,15 +316,35 @@ private:
         for (std::size_t i = 0, at = 0; i < k; at += blocks[i++].count)
             if (i == 0 || blocks[i].run_start) starts.push_back(at);
         starts.push_back(items);
-        chunk_.clear();
-        chunk_.reserve(items);
+        scratch_.clear();
+        scratch_.reserve(items);
         {
-            block_reader<req, RawBytes> r(blocks, p_.read_ahead, true, io_);
-            const req* p = nullptr;
+            block_reader<stored, RawBytes> r(blocks, p_.read_ahead, true, io_);
+            const stored* p = nullptr;
             std::size_t count = 0;
-            while (r.next(p, count)) chunk_.insert(chunk_.end(), p, p + count);
+            while (r.next(p, count))
+                for (std::size_t i = 0; i < count; ++i)
+                    scratch_.push_back(p[i].load(scratch_.size()));
         }
-        merge_sorted_runs(chunk_, scratch_, starts, request_order<Key, Value, Cmp>{cmp_});
+        merge_loaded_runs(starts);
+    }
+
+    //! chunk_ = the sorted runs of scratch_ (their begins in starts, then its end) merged: in
+    //! one pass, in parallel parts (algorithm::multiway_merge).
+    void merge_loaded_runs(const std::vector<std::size_t>& starts) {
+        if (starts.size() <= 2) {
+            chunk_.swap(scratch_);
+            return;
+        }
+        std::vector<algorithm::sequence<req>> runs;
+        for (std::size_t i = 0; i + 1 < starts.size(); ++i)
+            runs.push_back({scratch_.data() + starts[i], scratch_.data() + starts[i + 1]});
+        chunk_.resize(scratch_.size());
+        if (!workers_)
+            workers_ = std::make_unique<algorithm::workers>(algorithm::workers::in_caller_arena(
+                unsigned(std::max(1, tbb::this_task_arena::max_concurrency()))));
+        algorithm::multiway_merge(runs, chunk_.data(), chunk_.size(),
+                                  request_order<Key, Value, Cmp>{cmp_}, *workers_);
     }
 
     //! Appends each child's part of chunk_ to its buffer (one block push per part). With hold,
@@ -348,9 +374,10 @@ private:
         if (i == j) return;
         ++io_.block_pushes;
         auto& pushed = child.leaf_node ? io_.pushed_leaf_node : io_.pushed_internal;
-        for (std::size_t k = i; k < j; k += request_block_items) {
+        for (std::size_t k = i; k < j; k += stored_block_items) {
             child.buffer.push_back(
-                requests_.write(chunk_.data() + k, std::min(request_block_items, j - k)));
+                requests_.write_as(chunk_.data() + k, std::min(stored_block_items, j - k),
+                                   [](const req& r) { return stored::store(r); }));
             child.buffer.back().run_start = k == i;
             ++pushed;
         }
@@ -360,7 +387,7 @@ private:
     //! Holds the last partial block of the part chunk_[i, j) back in pending_ if
     //! root_hold_items allow it; returns where the part to push ends.
     std::size_t hold_tail(std::size_t i, std::size_t j) {
-        const std::size_t rest = (j - i) % request_block_items;
+        const std::size_t rest = (j - i) % stored_block_items;
         if (rest == 0 || held_ + rest > p_.root_hold_items) return j;
         pending_.insert(pending_.end(), chunk_.begin() + std::ptrdiff_t(j - rest),
                         chunk_.begin() + std::ptrdiff_t(j));
@@ -644,13 +671,14 @@ private:
     answer_fn answer_;
     io_counts io_;
     std::unique_ptr<node_type> root_;
-    block_writer<req, RawBytes> requests_;
+    block_writer<stored, RawBytes> requests_;
     block_writer<elem, RawBytes> elements_;
     std::vector<req> pending_;
     std::vector<req> chunk_;
-    std::vector<req> scratch_;      // merge_sorted_runs' other half; merge_staged's output
+    std::vector<req> scratch_;      // loaded runs; merge_sorted_runs' and merge_staged's output
     std::size_t staged_items_ = 0;  // a sorting tree: keys staged in all leaf nodes
     std::size_t held_ = 0;          // a dictionary: requests held back, the first of pending_
+    std::unique_ptr<algorithm::workers> workers_;  // load_chunk's multiway merge
 };
 
 }  // namespace emflow::detail::buffer_tree
