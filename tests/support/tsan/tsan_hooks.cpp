@@ -20,6 +20,7 @@
 // the binaries' imports).
 #include <oneapi/tbb/detail/_small_object_pool.h>
 #include <oneapi/tbb/detail/_task.h>
+#include <oneapi/tbb/task_arena.h>
 #include <sanitizer/tsan_interface.h>
 
 #include <unistd.h>
@@ -45,6 +46,13 @@ const int itt_variables = [] {
     setenv("INTEL_ITTNOTIFY_GROUPS", "sync", 0);
     return 0;
 }();
+
+// libtbb reads the process's affinity mask once, into memory it allocates, when a thread first
+// asks for the hardware concurrency; a thread that later creates workers compares its own mask
+// with it. Behind libtbb's uninstrumented once-flag, a plain test thread's first use raced
+// with another's comparison (ppq_plain_threads). Asked here, before main, every thread that
+// reads the mask was started after it was written.
+const int hardware_concurrency = tbb::this_task_arena::max_concurrency();
 
 using region_function = void (*)(void*);
 using gomp_parallel_function = void (*)(region_function, void*, unsigned, unsigned);
