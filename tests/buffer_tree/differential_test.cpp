@@ -124,7 +124,7 @@ TEST_CASE("buffer tree matches std::multimap with other fan-outs and buffers", "
 
 TEST_CASE("buffer tree of 4-byte values (requests stored with their time) matches std::multimap",
           "[buffer_tree]") {
-    static_assert(!emflow::detail::buffer_tree::compact_requests_v<u64, std::uint32_t>);
+    static_assert(!emflow::detail::buffer_tree::compact_requests_v<std::uint32_t>);
     auto& dir = emflow_test::configure_test_disks();
     std::mt19937_64 rng(emflow_test::test_seed());
     emflow::buffer_tree_options opt;

@@ -3,9 +3,11 @@
 // in its buffers, (key, value) elements in its leaves, and their orders.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <vector>
 
 namespace emflow::detail::buffer_tree {
 
@@ -47,8 +49,8 @@ struct element<Key, sort_only> {
     static constexpr sort_only value{};
 };
 
-//! Whether requests of Key and Value are stored without their time stamp (stored_request).
-template <class Key, class Value>
+//! Whether requests with values of Value are stored without their time stamp (stored_request).
+template <class Value>
 inline constexpr bool compact_requests_v = std::is_trivially_copyable_v<Value> &&
                                            sizeof(Value) >= sizeof(std::uint64_t);
 
@@ -57,12 +59,15 @@ inline constexpr bool compact_requests_v = std::is_trivially_copyable_v<Value> &
 //! gets its position as its time and only a look-up's ticket must be kept: where Value has room
 //! for it, in the value's slot, which a look-up does not use (24 bytes instead of 32 for 8-byte
 //! keys and values). Otherwise the whole request is stored.
-template <class Key, class Value, bool Compact = compact_requests_v<Key, Value>>
+template <class Key, class Value, bool Compact = compact_requests_v<Value>>
 struct stored_request : request<Key, Value> {
     //! r as stored.
     static stored_request store(const request<Key, Value>& r) { return {r}; }
-    //! The request, time stamp and all.
-    request<Key, Value> load(std::uint64_t) const { return *this; }
+    //! Appends the requests of p[0, n) to out, as they are (one copy of the block).
+    static void append(const stored_request* p, std::size_t n,
+                       std::vector<request<Key, Value>>& out) {
+        out.insert(out.end(), p, p + n);
+    }
 };
 
 //! A request stored without its time stamp (see the primary template).
@@ -74,8 +79,12 @@ struct stored_request<Key, Value, true> {
 
     //! r as stored.
     static stored_request store(const request<Key, Value>& r) { return {r.key, r.value, r.op}; }
-    //! The request, its time stamp the position it was loaded at.
-    request<Key, Value> load(std::uint64_t position) const { return {key, value, position, op}; }
+    //! Appends the requests of p[0, n) to out, each timed by its position in out.
+    static void append(const stored_request* p, std::size_t n,
+                       std::vector<request<Key, Value>>& out) {
+        for (std::size_t i = 0; i < n; ++i)
+            out.push_back({p[i].key, p[i].value, out.size(), p[i].op});
+    }
 };
 
 //! A request of op at time t; a look-up's ticket t is kept in its value's slot where
@@ -83,7 +92,7 @@ struct stored_request<Key, Value, true> {
 template <class Key, class Value>
 request<Key, Value> make_request(const Key& key, const Value& value, std::uint64_t t, op_kind op) {
     request<Key, Value> r{key, value, t, op};
-    if constexpr (compact_requests_v<Key, Value>)
+    if constexpr (compact_requests_v<Value>)
         if (op == op_kind::lookup) std::memcpy(static_cast<void*>(&r.value), &t, sizeof t);
     return r;
 }
@@ -91,7 +100,7 @@ request<Key, Value> make_request(const Key& key, const Value& value, std::uint64
 //! The ticket of a look-up made by make_request.
 template <class Key, class Value>
 std::uint64_t ticket_of(const request<Key, Value>& r) {
-    if constexpr (compact_requests_v<Key, Value>) {
+    if constexpr (compact_requests_v<Value>) {
         std::uint64_t t;
         std::memcpy(&t, static_cast<const void*>(&r.value), sizeof t);
         return t;

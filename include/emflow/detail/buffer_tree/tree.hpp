@@ -36,7 +36,6 @@
 #include <emflow/detail/buffer_tree/leaf_merge.hpp>
 #include <emflow/detail/buffer_tree/node.hpp>
 #include <emflow/detail/buffer_tree/records.hpp>
-#include <emflow/detail/buffer_tree/run_merge.hpp>
 
 #include <tbb/task_arena.h>
 
@@ -259,8 +258,8 @@ private:
         else
             std::sort(chunk_.begin() + std::ptrdiff_t(sorted_prefix), chunk_.end(), less);
         if (sorted_prefix == 0 || sorted_prefix == chunk_.size()) return;
-        std::vector<std::size_t> starts{0, sorted_prefix, chunk_.size()};
-        merge_sorted_runs(chunk_, scratch_, starts, less);
+        chunk_.swap(scratch_);
+        merge_runs({0, sorted_prefix, scratch_.size()});
     }
 
     //! Empties n's buffer completely, then its full children, then rebalances its children.
@@ -322,16 +321,14 @@ private:
             block_reader<stored, RawBytes> r(blocks, p_.read_ahead, true, io_);
             const stored* p = nullptr;
             std::size_t count = 0;
-            while (r.next(p, count))
-                for (std::size_t i = 0; i < count; ++i)
-                    scratch_.push_back(p[i].load(scratch_.size()));
+            while (r.next(p, count)) stored::append(p, count, scratch_);
         }
-        merge_loaded_runs(starts);
+        merge_runs(starts);
     }
 
     //! chunk_ = the sorted runs of scratch_ (their begins in starts, then its end) merged: in
     //! one pass, in parallel parts (algorithm::multiway_merge).
-    void merge_loaded_runs(const std::vector<std::size_t>& starts) {
+    void merge_runs(const std::vector<std::size_t>& starts) {
         if (starts.size() <= 2) {
             chunk_.swap(scratch_);
             return;
@@ -675,7 +672,7 @@ private:
     block_writer<elem, RawBytes> elements_;
     std::vector<req> pending_;
     std::vector<req> chunk_;
-    std::vector<req> scratch_;      // loaded runs; merge_sorted_runs' and merge_staged's output
+    std::vector<req> scratch_;      // runs to merge (loaded, or the root's); merge_staged's output
     std::size_t staged_items_ = 0;  // a sorting tree: keys staged in all leaf nodes
     std::size_t held_ = 0;          // a dictionary: requests held back, the first of pending_
     std::unique_ptr<algorithm::workers> workers_;  // load_chunk's multiway merge
