@@ -675,7 +675,7 @@ private:
     std::vector<req> scratch_;      // runs to merge (loaded, or the root's); merge_staged's output
     std::size_t staged_items_ = 0;  // a sorting tree: keys staged in all leaf nodes
     std::size_t held_ = 0;          // a dictionary: requests held back, the first of pending_
-    std::unique_ptr<algorithm::workers> workers_;  // load_chunk's multiway merge
+    std::unique_ptr<algorithm::workers> workers_;  // merge_runs' multiway merge
 };
 
 }  // namespace emflow::detail::buffer_tree
